@@ -1,0 +1,244 @@
+package ops
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+const guard = 64 // poison bytes on each side of every destination
+
+// randomView builds a view with random shape, strides (negative and zero
+// included), offset and element size over random storage.
+func randomView(r *rand.Rand) View {
+	elems := []int{1, 2, 3, 4, 8, 16}
+	elem := elems[r.IntN(len(elems))]
+	ndim := r.IntN(6)
+	shape := make([]int, ndim)
+	for k := range shape {
+		switch r.IntN(10) {
+		case 0:
+			shape[k] = 1
+		case 1:
+			shape[k] = 0
+		case 2:
+			shape[k] = 33 + r.IntN(70) // spans several tiles
+		default:
+			shape[k] = 2 + r.IntN(6)
+		}
+	}
+	if Count(shape) > 1<<16 {
+		shape, ndim = shape[:0], 0
+	}
+	// Start from a contiguous (C or F) parent, permute it, then maybe slice
+	// with steps and reverse axes; sometimes broadcast an axis.
+	var strides []int
+	if r.IntN(2) == 0 {
+		strides = CStrides(shape)
+	} else {
+		strides = FStrides(shape)
+	}
+	span := Count(shape)
+	for k := range strides {
+		if r.IntN(6) == 0 {
+			step := 2 + r.IntN(2)
+			strides[k] *= step
+			span *= step
+		}
+		if r.IntN(8) == 0 {
+			strides[k] = 0
+		}
+		if r.IntN(5) == 0 {
+			strides[k] = -strides[k]
+		}
+	}
+	perm := r.Perm(ndim)
+	v := View{Elem: elem, Shape: shape, Strides: strides}
+	v = v.Permute(perm)
+	lo, hi := 0, 0
+	for k, n := range v.Shape {
+		if n == 0 {
+			lo, hi = 0, 0
+			break
+		}
+		if v.Strides[k] > 0 {
+			hi += (n - 1) * v.Strides[k]
+		} else {
+			lo += (n - 1) * v.Strides[k]
+		}
+	}
+	slack := r.IntN(3)
+	v.Offset = -lo + slack
+	v.Data = make([]byte, (v.Offset+hi+1+r.IntN(3))*elem)
+	for i := range v.Data {
+		v.Data[i] = byte(r.Uint32())
+	}
+	_ = span
+	return v
+}
+
+func guarded(n int) (buf, dst []byte) {
+	buf = make([]byte, n+2*guard)
+	for i := range buf {
+		buf[i] = 0xA5
+	}
+	return buf, buf[guard : guard+n]
+}
+
+func checkGuards(t *testing.T, buf []byte, n int) {
+	t.Helper()
+	for i := 0; i < guard; i++ {
+		if buf[i] != 0xA5 || buf[guard+n+i] != 0xA5 {
+			t.Fatalf("guard byte overwritten at %d", i)
+		}
+	}
+}
+
+func describe(v View) string {
+	return fmt.Sprintf("e%d/shape=%v/strides=%v/off=%d", v.Elem, v.Shape, v.Strides, v.Offset)
+}
+
+func TestCopyMatchesNaive(t *testing.T) {
+	old := parallelMin
+	parallelMin = 0 // exercise chunking on small arrays too
+	t.Cleanup(func() { parallelMin = old })
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < 3000; i++ {
+		v := randomView(r)
+		threads := 1 + r.IntN(4)
+		t.Run(fmt.Sprintf("%d/%s/t%d", i, describe(v), threads), func(t *testing.T) {
+			n := v.Count() * v.Elem
+			wantBuf, want := guarded(n)
+			if err := CopyNaive(want, v); err != nil {
+				t.Fatalf("naive: %v", err)
+			}
+			gotBuf, got := guarded(n)
+			if err := Copy(got, v, Options{Threads: threads}); err != nil {
+				t.Fatalf("copy: %v", err)
+			}
+			checkGuards(t, gotBuf, n)
+			checkGuards(t, wantBuf, n)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("copy differs from the naive odometer")
+			}
+		})
+	}
+}
+
+// TestNaiveKnown pins the oracle itself to hand-computed answers.
+func TestNaiveKnown(t *testing.T) {
+	data := []byte{0, 1, 2, 3, 4, 5}
+	cases := []struct {
+		name string
+		v    View
+		want []byte
+	}{
+		{"2x3/c", Contiguous(1, []int{2, 3}, data), []byte{0, 1, 2, 3, 4, 5}},
+		{"2x3/T", Contiguous(1, []int{2, 3}, data).Permute([]int{1, 0}), []byte{0, 3, 1, 4, 2, 5}},
+		{"reverse", View{Elem: 1, Shape: []int{6}, Strides: []int{-1}, Offset: 5, Data: data}, []byte{5, 4, 3, 2, 1, 0}},
+		{"broadcast", View{Elem: 2, Shape: []int{3, 1}, Strides: []int{0, 1}, Offset: 1, Data: data}, []byte{2, 3, 2, 3, 2, 3}},
+		{"0-d", View{Elem: 2, Offset: 2, Data: data}, []byte{4, 5}},
+		{"empty", Contiguous(4, []int{0, 3}, nil), []byte{}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := make([]byte, len(c.want))
+			if err := CopyNaive(got, c.v); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, c.want) {
+				t.Fatalf("got %v, want %v", got, c.want)
+			}
+			if err := Copy(got, c.v, Options{}); err != nil || !bytes.Equal(got, c.want) {
+				t.Fatalf("Copy: got %v (%v), want %v", got, err, c.want)
+			}
+		})
+	}
+}
+
+func TestCheckRefusesOutOfBounds(t *testing.T) {
+	data := make([]byte, 24)
+	bad := []View{
+		{Elem: 4, Shape: []int{7}, Strides: []int{1}, Data: data},
+		{Elem: 4, Shape: []int{3}, Strides: []int{-1}, Offset: 1, Data: data},
+		{Elem: 4, Shape: []int{2, 2}, Strides: []int{5, 1}, Data: data},
+		{Elem: 4, Offset: 6, Data: data},
+		{Elem: 4, Shape: []int{2}, Strides: []int{1 << 62}, Data: data},
+		{Elem: 4, Shape: []int{2}, Strides: []int{1}, Offset: -1, Data: data},
+	}
+	for i, v := range bad {
+		if err := v.Check(); err == nil {
+			t.Errorf("case %d %s: Check accepted an out-of-bounds view", i, describe(v))
+		}
+		if err := Copy(make([]byte, v.Count()*v.Elem), v, Options{}); err == nil {
+			t.Errorf("case %d: Copy accepted an out-of-bounds view", i)
+		}
+	}
+	ok := View{Elem: 4, Shape: []int{3, 2}, Strides: []int{-2, 1}, Offset: 4, Data: data}
+	if err := ok.Check(); err != nil {
+		t.Errorf("in-bounds view refused: %v", err)
+	}
+}
+
+func TestPlanShapes(t *testing.T) {
+	// [1,784,1,4,12] with perm [2,0,3,1,4] is a 0-2-1-3 problem: after
+	// dropping size-1 axes it is (4,784) swapped with a 12-element run.
+	v := Contiguous(4, []int{1, 784, 1, 4, 12}, make([]byte, 784*4*12*4)).Permute([]int{2, 0, 3, 1, 4})
+	dst := make([]byte, len(v.Data))
+	p := makePlan(v, unsafePtr(dst))
+	if p.kernel != kernelRuns || p.cols.n != 48 || p.rows.n != 784 || len(p.outer) != 1 || p.outer[0].n != 4 {
+		t.Fatalf("plan for 0-2-1-3: %+v", p)
+	}
+	// A 2-D transpose tiles: rows is the source-contiguous axis.
+	v = Contiguous(4, []int{100, 200}, make([]byte, 100*200*4)).Permute([]int{1, 0})
+	p = makePlan(v, unsafePtr(make([]byte, 100*200*4)))
+	if p.kernel != kernelStrided || p.rows.src != 4 || p.rb != tileEdge(4) || len(p.outer) != 0 {
+		t.Fatalf("plan for 2-D transpose: %+v", p)
+	}
+	// (N, M, 2) float32 with the first two axes swapped: the 8-byte pairs
+	// become one element.
+	v = Contiguous(4, []int{50, 60, 2}, make([]byte, 50*60*2*4)).Permute([]int{1, 0, 2})
+	p = makePlan(v, unsafePtr(make([]byte, 50*60*2*4)))
+	if p.elem != 8 || p.kernel != kernelStrided {
+		t.Fatalf("plan did not widen: %+v", p)
+	}
+	// A C-contiguous view is one run.
+	v = Contiguous(2, []int{3, 4, 5}, make([]byte, 120))
+	p = makePlan(v, unsafePtr(make([]byte, 120)))
+	if p.kernel != kernelRuns || p.cols.n != 120 || p.rows.n != 1 || len(p.outer) != 0 {
+		t.Fatalf("plan for contiguous: %+v", p)
+	}
+}
+
+func TestNormalizePerm(t *testing.T) {
+	cases := []struct {
+		axes []int
+		ndim int
+		want []int
+		err  string
+	}{
+		{nil, 3, []int{2, 1, 0}, ""},
+		{nil, 0, []int{}, ""},
+		{[]int{-1, 0, 1}, 3, []int{2, 0, 1}, ""},
+		{[]int{0, 0}, 2, nil, "repeated axis 0 in transpose"},
+		{[]int{0, -2}, 2, nil, "repeated axis -2 in transpose"},
+		{[]int{0}, 2, nil, "axes don't match array: 1 axes given for an array of dimension 2"},
+		{[]int{0, 2}, 2, nil, "axis 2 is out of bounds for array of dimension 2"},
+		{[]int{-3, 0}, 2, nil, "axis -3 is out of bounds for array of dimension 2"},
+	}
+	for _, c := range cases {
+		t.Run(fmt.Sprint(c.axes, c.ndim), func(t *testing.T) {
+			got, err := NormalizePerm(c.axes, c.ndim)
+			if c.err != "" {
+				if err == nil || err.Error() != c.err {
+					t.Fatalf("error %v, want %q", err, c.err)
+				}
+				return
+			}
+			if err != nil || fmt.Sprint(got) != fmt.Sprint(c.want) {
+				t.Fatalf("got %v, %v; want %v", got, err, c.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,177 @@
+package ops
+
+import "unsafe"
+
+// loop is one axis of a copy: n steps, each moving src bytes in the source
+// and dst bytes in the destination.
+type loop struct {
+	n        int
+	src, dst int
+}
+
+// kernel names the inner 2-D loop a plan runs for each of its work items.
+type kernel int
+
+const (
+	// kernelRuns copies rows of cols.n contiguous bytes (a memmove each).
+	kernelRuns kernel = iota
+	// kernelStrided copies rows × cols elements with arbitrary source steps;
+	// the destination is contiguous along cols. With rows being the axis
+	// that is contiguous in the source and both blocked to a small tile, it
+	// is the cache-tiled transpose.
+	kernelStrided
+)
+
+// plan is a copy rewritten to the fewest axes: the odometer walks outer and
+// then the blocks of rows and cols; each step runs the kernel on one block.
+type plan struct {
+	kernel kernel
+	elem   int    // bytes per (possibly widened) element
+	base   int    // byte offset of the source's first element
+	outer  []loop // outermost first
+	rows   loop   // the kernel's outer axis
+	cols   loop   // the kernel's inner axis; dst step is elem (runs: 1 byte)
+	// Block sizes along rows and cols: the kernel sees at most rb × cb.
+	rb, cb int
+	bytes  int // total bytes written
+}
+
+// Tile edge, in elements, for the blocked transpose: a tile's source lines
+// and destination lines together stay well inside a 32 KiB L1 cache.
+func tileEdge(elem int) int {
+	switch elem {
+	case 1, 2:
+		return 64
+	case 4:
+		return 32
+	default:
+		return 16
+	}
+}
+
+// Bytes per block when a long contiguous run or strided row is split so that
+// a single row can still be shared between threads.
+const (
+	runBlock     = 1 << 20
+	stridedBlock = 1 << 14
+)
+
+// makePlan plans the copy of src into a C-contiguous destination whose first
+// byte is at dstPtr (used only to check alignment when widening).
+func makePlan(src View, dstPtr unsafe.Pointer) plan {
+	p := plan{elem: src.Elem, base: src.Offset * src.Elem, bytes: src.Count() * src.Elem}
+	if p.bytes == 0 {
+		return p
+	}
+	// Axes with byte steps, C-contiguous destination; size-1 axes dropped.
+	dstStrides := CStrides(src.Shape)
+	axes := make([]loop, 0, len(src.Shape))
+	for k, n := range src.Shape {
+		if n != 1 {
+			axes = append(axes, loop{n: n, src: src.Strides[k] * src.Elem, dst: dstStrides[k] * src.Elem})
+		}
+	}
+	axes = coalesce(axes)
+
+	// A contiguous innermost axis whose run is 2, 4, 8 or 16 bytes becomes one
+	// wider element, so 0-2-1-3 problems with tiny runs use the element
+	// kernels. The wider loads must stay aligned for the narrower pointer
+	// rules: the source base and every step must be a multiple of the width.
+	if m := len(axes); m > 0 && axes[m-1].src == p.elem {
+		w := axes[m-1].n * p.elem
+		if (w == 2 || w == 4 || w == 8 || w == 16) && m > 1 && aligned(src, dstPtr, p.base, axes[:m-1], min(w, 8)) {
+			p.elem = w
+			axes = axes[:m-1]
+		}
+	}
+
+	m := len(axes)
+	switch {
+	case m == 0 || axes[m-1].src == p.elem:
+		// One element, or contiguous runs on both sides.
+		p.kernel = kernelRuns
+		p.cols = loop{n: p.elem, src: 1, dst: 1}
+		if m > 0 {
+			p.cols.n = axes[m-1].n * p.elem
+			axes = axes[:m-1]
+			m--
+		}
+		p.rows = loop{n: 1}
+		if m > 0 {
+			p.rows = axes[m-1]
+			axes = axes[:m-1]
+		}
+		p.rb, p.cb = p.rows.n, min(p.cols.n, runBlock)
+	default:
+		p.kernel = kernelStrided
+		p.cols = axes[m-1]
+		axes = axes[:m-1]
+		// The axis that is contiguous in the source, if any, pairs with the
+		// last axis as a tiled 2-D transpose: reads run along it, writes
+		// along the last axis.
+		r := -1
+		for k := len(axes) - 1; k >= 0; k-- {
+			if axes[k].src == p.elem {
+				r = k
+				break
+			}
+		}
+		if r >= 0 {
+			p.rows = axes[r]
+			axes = append(axes[:r:r], axes[r+1:]...)
+			t := tileEdge(p.elem)
+			p.rb, p.cb = t, t
+		} else {
+			p.rows = loop{n: 1}
+			if len(axes) > 0 {
+				p.rows = axes[len(axes)-1]
+				axes = axes[:len(axes)-1]
+			}
+			p.rb, p.cb = 1, max(1, stridedBlock/p.elem)
+		}
+	}
+	p.rb = max(1, min(p.rb, p.rows.n))
+	p.cb = max(1, min(p.cb, p.cols.n))
+	p.outer = axes
+	return p
+}
+
+// coalesce merges each axis into the next inner one when the pair moves
+// together in the source (the destination is C-contiguous, so it always
+// does there): [n0 s0][n1 s1] with s0 == n1*s1 is one axis [n0*n1 s1].
+func coalesce(axes []loop) []loop {
+	if len(axes) == 0 {
+		return axes
+	}
+	out := []loop{axes[len(axes)-1]}
+	for k := len(axes) - 2; k >= 0; k-- {
+		in := &out[len(out)-1]
+		a := axes[k]
+		if a.src == in.n*in.src && a.dst == in.n*in.dst {
+			in.n *= a.n
+			continue
+		}
+		out = append(out, a)
+	}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out
+}
+
+// aligned reports whether widening to width-byte elements keeps every
+// source and destination address a multiple of align.
+func aligned(src View, dstPtr unsafe.Pointer, base int, axes []loop, align int) bool {
+	if len(src.Data) == 0 {
+		return false
+	}
+	if (uintptr(unsafe.Pointer(&src.Data[0]))+uintptr(base))%uintptr(align) != 0 || uintptr(dstPtr)%uintptr(align) != 0 {
+		return false
+	}
+	for _, a := range axes {
+		if a.src%align != 0 || a.dst%align != 0 {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,158 @@
+package ops
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+)
+
+// View is an n-d array inside Data. See the package documentation for the
+// layout rules.
+type View struct {
+	Elem    int   // bytes per element
+	Shape   []int // extent of each axis
+	Strides []int // elements between neighbours along each axis
+	Offset  int   // elements from the start of Data to element (0, ..., 0)
+	Data    []byte
+}
+
+// CStrides returns the element strides of a C-contiguous array of shape.
+func CStrides(shape []int) []int {
+	s := make([]int, len(shape))
+	step := 1
+	for k := len(shape) - 1; k >= 0; k-- {
+		s[k] = step
+		step *= shape[k]
+	}
+	return s
+}
+
+// FStrides returns the element strides of a Fortran-contiguous array.
+func FStrides(shape []int) []int {
+	s := make([]int, len(shape))
+	step := 1
+	for k := range shape {
+		s[k] = step
+		step *= shape[k]
+	}
+	return s
+}
+
+// Contiguous is a C-order view of data.
+func Contiguous(elem int, shape []int, data []byte) View {
+	return View{Elem: elem, Shape: shape, Strides: CStrides(shape), Data: data}
+}
+
+// Count is the number of elements, 1 for a 0-d view.
+func (v View) Count() int { return Count(v.Shape) }
+
+// Count is the product of shape.
+func Count(shape []int) int {
+	n := 1
+	for _, d := range shape {
+		n *= d
+	}
+	return n
+}
+
+// ErrOutOfBounds reports a view whose elements reach outside its storage.
+var ErrOutOfBounds = errors.New("view reaches outside its storage")
+
+// Check verifies that every element of v lies inside v.Data, so kernels may
+// use unchecked loads. An empty view is always valid.
+func (v View) Check() error {
+	if len(v.Shape) != len(v.Strides) {
+		return fmt.Errorf("%w: %d axes but %d strides", ErrOutOfBounds, len(v.Shape), len(v.Strides))
+	}
+	if v.Elem <= 0 {
+		return fmt.Errorf("%w: element size %d", ErrOutOfBounds, v.Elem)
+	}
+	limit := len(v.Data) / v.Elem // elements that fit entirely in Data
+	lo, hi := v.Offset, v.Offset
+	for k, n := range v.Shape {
+		if n < 0 {
+			return fmt.Errorf("%w: negative extent %d on axis %d", ErrOutOfBounds, n, k)
+		}
+		if n == 0 {
+			return nil
+		}
+	}
+	for k, n := range v.Shape {
+		over, step := bits.Mul64(uint64(n-1), uint64(abs(v.Strides[k])))
+		if over != 0 || step > uint64(limit) {
+			return fmt.Errorf("%w: axis %d (extent %d, stride %d) spans past a %d-byte buffer", ErrOutOfBounds, k, n, v.Strides[k], len(v.Data))
+		}
+		if v.Strides[k] > 0 {
+			hi += int(step)
+		} else {
+			lo -= int(step)
+		}
+		if lo < 0 || hi >= limit {
+			return fmt.Errorf("%w: elements %d..%d of a %d-byte buffer with %d-byte elements", ErrOutOfBounds, lo, hi, len(v.Data), v.Elem)
+		}
+	}
+	if lo < 0 || hi >= limit {
+		return fmt.Errorf("%w: elements %d..%d of a %d-byte buffer with %d-byte elements", ErrOutOfBounds, lo, hi, len(v.Data), v.Elem)
+	}
+	return nil
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// NormalizeAxis maps a possibly negative axis into [0, ndim), as NumPy does.
+func NormalizeAxis(axis, ndim int) (int, error) {
+	if axis < -ndim || axis >= ndim {
+		return 0, fmt.Errorf("axis %d is out of bounds for array of dimension %d", axis, ndim)
+	}
+	if axis < 0 {
+		axis += ndim
+	}
+	return axis, nil
+}
+
+// NormalizePerm checks a transpose permutation as numpy.transpose does and
+// returns it with negative axes resolved. A nil axes reverses the axes.
+func NormalizePerm(axes []int, ndim int) ([]int, error) {
+	if axes == nil {
+		perm := make([]int, ndim)
+		for k := range perm {
+			perm[k] = ndim - 1 - k
+		}
+		return perm, nil
+	}
+	if len(axes) != ndim {
+		return nil, fmt.Errorf("axes don't match array: %d axes given for an array of dimension %d", len(axes), ndim)
+	}
+	perm := make([]int, ndim)
+	seen := make([]bool, ndim)
+	for k, a := range axes {
+		p, err := NormalizeAxis(a, ndim)
+		if err != nil {
+			return nil, err
+		}
+		if seen[p] {
+			return nil, fmt.Errorf("repeated axis %d in transpose", a)
+		}
+		seen[p] = true
+		perm[k] = p
+	}
+	return perm, nil
+}
+
+// Permute returns the view with its axes reordered: axis k of the result is
+// axis perm[k] of v. perm must be a valid permutation (see NormalizePerm).
+func (v View) Permute(perm []int) View {
+	w := v
+	w.Shape = make([]int, len(perm))
+	w.Strides = make([]int, len(perm))
+	for k, p := range perm {
+		w.Shape[k] = v.Shape[p]
+		w.Strides[k] = v.Strides[p]
+	}
+	return w
+}
