@@ -1,0 +1,170 @@
+package cmd
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"github.com/urfave/cli/v2"
+
+	"strider/cuda"
+	"strider/npy"
+	"strider/ops"
+)
+
+// Flags every operation shares, declared once.
+var (
+	outputFlag = &cli.StringFlag{
+		Name: "output", Aliases: []string{"o"}, Usage: "write the result to `PATH` (- for standard output; default: standard output unless it is a terminal)",
+	}
+	deviceFlag = &cli.StringFlag{
+		Name: "device", Value: "cpu", Usage: "run on `DEV`: cpu or cuda",
+	}
+	threadsFlag = &cli.IntFlag{
+		Name: "threads", Usage: "use `N` threads", DefaultText: "all cores",
+	}
+	quietFlag = &cli.BoolFlag{
+		Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on standard error",
+	}
+)
+
+// withShared appends the shared flags to a command's own.
+func withShared(own ...cli.Flag) []cli.Flag {
+	return append(own, outputFlag, deviceFlag, threadsFlag, quietFlag)
+}
+
+// maxThreads bounds --threads: more goroutines than this only cost memory.
+const maxThreads = 4096
+
+// options reads --device and --threads.
+func options(c *cli.Context) (ops.Options, error) {
+	switch d := c.String("device"); d {
+	case "cpu":
+	case "cuda":
+		if err := cuda.Available(); err != nil {
+			return ops.Options{}, err
+		}
+		return ops.Options{}, fmt.Errorf("--device cuda: no operation runs on the GPU yet")
+	default:
+		return ops.Options{}, usagef("--device %q is not cpu or cuda", d)
+	}
+	opt := ops.Options{Threads: runtime.GOMAXPROCS(0)}
+	if c.IsSet("threads") {
+		n := c.Int("threads")
+		if n < 1 || n > maxThreads {
+			return ops.Options{}, usagef("--threads %d is out of range 1..%d", n, maxThreads)
+		}
+		opt.Threads = n
+	}
+	return opt, nil
+}
+
+// oneInput returns the single positional argument.
+func oneInput(c *cli.Context, what string) (string, error) {
+	switch c.NArg() {
+	case 0:
+		return "", usagef("missing %s (see strider %s --help)", what, c.Command.Name)
+	case 1:
+		return c.Args().First(), nil
+	default:
+		return "", usagef("expected one %s, got %d arguments: %s", what, c.NArg(), strings.Join(c.Args().Slice(), " "))
+	}
+}
+
+// input is an opened array and the view of its elements.
+type input struct {
+	*npy.Array
+	view ops.View
+}
+
+// openInput opens a .npy path, "-" or an .npz member.
+func openInput(spec string, access npy.Access) (input, error) {
+	a, err := npy.Open(spec, os.Stdin, access)
+	if err != nil {
+		return input{}, fmt.Errorf("%s: %w", displayName(spec), err)
+	}
+	v := ops.View{Elem: a.Dtype.Size, Shape: a.Shape, Strides: a.Strides(), Data: a.Data}
+	return input{Array: a, view: v}, nil
+}
+
+func displayName(spec string) string {
+	if spec == "-" {
+		return "standard input"
+	}
+	return spec
+}
+
+// writeView copies v into a new C-order .npy of dtype d at the output the
+// command line names. Nothing is left behind on failure.
+func writeView(c *cli.Context, d npy.Dtype, v ops.View, opt ops.Options) error {
+	return writeResult(c, d, v.Shape, func(dst []byte, done *atomic.Int64) error {
+		opt.Done = done
+		return ops.Copy(dst, v, opt)
+	})
+}
+
+// writeResult creates the output, lets fill compute into its data, and
+// commits it atomically, showing progress when the work is long.
+func writeResult(c *cli.Context, d npy.Dtype, shape []int, fill func(dst []byte, done *atomic.Int64) error) error {
+	path, err := outputPath(c)
+	if err != nil {
+		return err
+	}
+	out, err := npy.Create(path, os.Stdout, d, shape)
+	if err != nil {
+		return err
+	}
+	defer out.Abort()
+	var done atomic.Int64
+	stop := startProgress(c, int64(len(out.Data)), &done)
+	err = fill(out.Data, &done)
+	stop()
+	if err != nil {
+		return err
+	}
+	return out.Commit()
+}
+
+// outputPath applies the default-output rule: standard output unless it is
+// a terminal, which gets an error rather than binary data.
+func outputPath(c *cli.Context) (string, error) {
+	if c.IsSet("output") {
+		p := c.String("output")
+		if p == "" {
+			return "", usagef("--output needs a path (or - for standard output)")
+		}
+		return p, nil
+	}
+	if isTerminal(os.Stdout) {
+		return "", usagef("refusing to write .npy data to a terminal; use -o FILE or redirect standard output")
+	}
+	return "-", nil
+}
+
+// parseInts reads a comma-separated integer list such as "1,0,-1"; brackets
+// or parentheses around it are accepted, as NumPy users write tuples.
+func parseInts(flag, s string) ([]int, error) {
+	t := strings.TrimSpace(s)
+	if len(t) >= 2 && (t[0] == '(' && t[len(t)-1] == ')' || t[0] == '[' && t[len(t)-1] == ']') {
+		t = t[1 : len(t)-1]
+	}
+	out := []int{}
+	if strings.TrimSpace(t) == "" {
+		return out, nil
+	}
+	for _, f := range strings.Split(t, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" && len(out) > 0 {
+			continue // a trailing comma, as in (1,)
+		}
+		n, err := strconv.Atoi(f)
+		if err != nil {
+			return nil, usagef("--%s %q is not a list of integers", flag, s)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}

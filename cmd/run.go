@@ -1,0 +1,205 @@
+// Package cmd holds strider's subcommands: flags, argument checks, and the
+// calls into npy (reading and writing) and ops (the work). Errors become exit
+// codes and one-line messages in exactly one place, Run.
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/urfave/cli/v2"
+
+	"strider/npy"
+)
+
+// Version is strider's version; release builds set it with -ldflags.
+var Version = "0.1.0-dev"
+
+// Commands is every subcommand, in the order help lists them.
+var Commands = []*cli.Command{
+	infoCommand,
+	transposeCommand,
+}
+
+// Exit codes of the command-line contract.
+const (
+	exitOK        = 0
+	exitDifferent = 1 // compare: the arrays differ
+	exitError     = 2 // anything else that went wrong
+)
+
+// errDifferent is returned by compare after printing its report.
+var errDifferent = errors.New("arrays differ")
+
+// usageError marks a mistake on the command line (as opposed to in a file).
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{fmt.Sprintf(format, args...)}
+}
+
+// Run runs the app on argv and returns the process exit status. It reorders
+// options that follow positional arguments, turns every error into one line
+// "strider: <command>: <message>" on stderr, removes temporary output files
+// on SIGINT/SIGTERM, and never lets a panic reach the user.
+func Run(app *cli.App, argv []string, stderr io.Writer) (code int) {
+	name := commandName(app, argv)
+	report := func(err error) int {
+		if errors.Is(err, errDifferent) {
+			return exitDifferent
+		}
+		msg := strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", " ")), " ")
+		if name != "" {
+			fmt.Fprintf(stderr, "strider: %s: %s\n", name, msg)
+		} else {
+			fmt.Fprintf(stderr, "strider: %s\n", msg)
+		}
+		return exitError
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			npy.RemoveTemps()
+			code = report(fmt.Errorf("internal error: %v (please report this)", r))
+		}
+	}()
+	stop := handleSignals()
+	defer stop()
+
+	app.ExitErrHandler = func(*cli.Context, error) {} // we choose exit codes
+	app.OnUsageError = func(_ *cli.Context, err error, _ bool) error { return &usageError{err.Error()} }
+	app.Action = func(c *cli.Context) error {
+		if c.Args().Present() {
+			return usagef("unknown command %q (see strider --help)", c.Args().First())
+		}
+		return cli.ShowAppHelp(c)
+	}
+	for _, c := range app.Commands {
+		c.OnUsageError = app.OnUsageError
+	}
+	if err := app.Run(reorder(app, argv)); err != nil {
+		var coder cli.ExitCoder
+		if errors.As(err, &coder) && coder.ExitCode() == 3 {
+			// urfave/cli's "No help topic for ..." from `strider help nosuch`.
+			err = usagef("%s", err.Error())
+		}
+		return report(err)
+	}
+	return exitOK
+}
+
+// commandName finds the subcommand in argv, for error messages.
+func commandName(app *cli.App, argv []string) string {
+	for _, a := range argv[1:] {
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		if c := app.Command(a); c != nil {
+			return c.Name
+		}
+		return ""
+	}
+	return ""
+}
+
+// reorder moves a subcommand's options in front of its positional arguments,
+// since the standard flag parser stops at the first positional. A token that
+// is "-", or "-" followed by a digit, ':' or '.', is an argument (a negative
+// number, a slice such as -2:0:-1, or standard input); "--" ends the
+// options. The value of a non-boolean option is taken as is, so
+// "--offset -2" works.
+func reorder(app *cli.App, argv []string) []string {
+	out := []string{argv[0]}
+	i := 1
+	for i < len(argv) && strings.HasPrefix(argv[i], "-") && argv[i] != "--" {
+		out = append(out, argv[i])
+		i++
+	}
+	if i >= len(argv) {
+		return out
+	}
+	c := app.Command(argv[i])
+	if c == nil {
+		return append(out, argv[i:]...)
+	}
+	out = append(out, argv[i])
+	var flags, pos []string
+	for j := i + 1; j < len(argv); j++ {
+		t := argv[j]
+		switch {
+		case t == "--":
+			pos = append(pos, argv[j+1:]...)
+			j = len(argv)
+		case isArgument(t):
+			pos = append(pos, t)
+		case strings.HasPrefix(t, "-"):
+			flags = append(flags, t)
+			name := strings.TrimLeft(t, "-")
+			if strings.Contains(name, "=") {
+				continue
+			}
+			if takesValue(c, name) && j+1 < len(argv) {
+				flags = append(flags, argv[j+1])
+				j++
+			}
+		default:
+			pos = append(pos, t)
+		}
+	}
+	out = append(out, flags...)
+	if len(pos) > 0 {
+		out = append(out, "--")
+		out = append(out, pos...)
+	}
+	return out
+}
+
+func isArgument(t string) bool {
+	if t == "-" {
+		return true
+	}
+	if len(t) < 2 || t[0] != '-' {
+		return false
+	}
+	c := t[1]
+	return c >= '0' && c <= '9' || c == ':' || c == '.'
+}
+
+// takesValue reports whether the named option of c needs a value.
+func takesValue(c *cli.Command, name string) bool {
+	for _, f := range c.Flags {
+		for _, n := range f.Names() {
+			if n == name {
+				_, isBool := f.(*cli.BoolFlag)
+				return !isBool
+			}
+		}
+	}
+	return false // unknown options and --help: let the parser report them
+}
+
+// handleSignals removes uncommitted temporary outputs on SIGINT or SIGTERM,
+// then dies of the same signal so the shell sees the usual status.
+func handleSignals() (stop func()) {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-ch:
+			npy.RemoveTemps()
+			signal.Reset(s)
+			if sig, ok := s.(syscall.Signal); ok {
+				_ = syscall.Kill(os.Getpid(), sig)
+			}
+		case <-done:
+		}
+	}()
+	return func() { signal.Stop(ch); close(done) }
+}

@@ -1,0 +1,308 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// These tests run the real binary, as users and scripts do.
+var strider string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "strider-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	strider = filepath.Join(dir, "strider")
+	if out, err := exec.Command("go", "build", "-o", strider, ".").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+type result struct {
+	code           int
+	stdout, stderr []byte
+}
+
+func run(t *testing.T, stdin []byte, args ...string) result {
+	t.Helper()
+	c := exec.Command(strider, args...)
+	var out, errb bytes.Buffer
+	c.Stdout, c.Stderr = &out, &errb
+	if stdin != nil {
+		c.Stdin = bytes.NewReader(stdin)
+	}
+	err := c.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("run %v: %v", args, err)
+	}
+	return result{code, out.Bytes(), errb.Bytes()}
+}
+
+// wantError checks the contract for failures: exit 2, one line on stderr
+// starting with "strider: <command>: ", nothing on stdout.
+func wantError(t *testing.T, r result, command string) {
+	t.Helper()
+	if r.code != 2 {
+		t.Fatalf("exit %d, want 2 (stderr %q)", r.code, r.stderr)
+	}
+	if len(r.stdout) != 0 {
+		t.Fatalf("stdout not empty on error: %q", r.stdout)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(r.stderr), "\n"), "\n")
+	if len(lines) != 1 || !strings.HasPrefix(lines[0], "strider: "+command+": ") || !strings.HasSuffix(string(r.stderr), "\n") {
+		t.Fatalf("stderr is not one 'strider: %s: ...' line: %q", command, r.stderr)
+	}
+	if strings.Contains(string(r.stderr), "goroutine") || strings.Contains(string(r.stderr), "panic") {
+		t.Fatalf("stderr shows a panic: %q", r.stderr)
+	}
+}
+
+func readFile(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("read %s: %v", path, err)
+	}
+	return b
+}
+
+func glob(t *testing.T, pattern string) []string {
+	t.Helper()
+	m, err := filepath.Glob(pattern)
+	if err != nil || len(m) == 0 {
+		t.Fatalf("no files match %s (run scripts/gen_testdata.py): %v", pattern, err)
+	}
+	return m
+}
+
+// identityAxes is "0,1,...,n-1" for the number of axes in a fixture name's
+// shape token (3x4 → 2, scalar → 0).
+func identityAxes(name string) string {
+	parts := strings.Split(filepath.Base(name), "_")
+	shape := parts[2]
+	if shape == "scalar" {
+		return ""
+	}
+	n := len(strings.Split(shape, "x"))
+	ax := make([]string, n)
+	for i := range ax {
+		ax[i] = fmt.Sprint(i)
+	}
+	return strings.Join(ax, ",")
+}
+
+// TestRoundTrip: every fixture, read and written back in C order, is
+// byte-identical to NumPy's own C-order save of the same values.
+func TestRoundTrip(t *testing.T) {
+	for _, f := range glob(t, "testdata/roundtrip_*.npy") {
+		twin := strings.TrimSuffix(f, "_f.npy") + "_c.npy"
+		if strings.HasSuffix(f, "_c.npy") {
+			twin = f
+		}
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out.npy")
+			r := run(t, nil, "transpose", "--axes="+identityAxes(f), f, "-o", out)
+			if r.code != 0 {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			}
+			if !bytes.Equal(readFile(t, out), readFile(t, twin)) {
+				t.Fatalf("output differs from %s", twin)
+			}
+			// The same through standard input and standard output.
+			r = run(t, readFile(t, f), "transpose", "--axes="+identityAxes(f), "-")
+			if r.code != 0 || !bytes.Equal(r.stdout, readFile(t, twin)) {
+				t.Fatalf("stdin/stdout: exit %d, %s", r.code, r.stderr)
+			}
+		})
+	}
+}
+
+type manifestEntry struct {
+	File          string `json:"file"`
+	Problem       string `json:"problem"`
+	InfoMayAccept bool   `json:"info_may_accept"`
+}
+
+// TestMalformed: every malformed file is refused with exit 2 and one line,
+// from a path and from standard input, and leaves no output.
+func TestMalformed(t *testing.T) {
+	var manifest []manifestEntry
+	if err := json.Unmarshal(readFile(t, "testdata/malformed/manifest.json"), &manifest); err != nil {
+		t.Fatalf("manifest: %v", err)
+	}
+	if len(manifest) < 20 {
+		t.Fatalf("manifest lists only %d files", len(manifest))
+	}
+	for _, m := range manifest {
+		path := filepath.Join("testdata/malformed", m.File)
+		t.Run(m.File, func(t *testing.T) {
+			dir := t.TempDir()
+			out := filepath.Join(dir, "out.npy")
+			wantError(t, run(t, nil, "transpose", path, "-o", out), "transpose")
+			if strings.HasSuffix(m.File, ".npy") {
+				wantError(t, run(t, readFile(t, path), "transpose", "-", "-o", out), "transpose")
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+				t.Fatalf("left %d files behind (%s)", len(entries), entries[0].Name())
+			}
+			if !m.InfoMayAccept {
+				wantError(t, run(t, nil, "info", path), "info")
+			}
+		})
+	}
+}
+
+// TestInfoMatchesNumPy compares info --json with what NumPy's header reader
+// said when the fixtures were written (testdata/expected_info.jsonl).
+func TestInfoMatchesNumPy(t *testing.T) {
+	f, err := os.Open("testdata/expected_info.jsonl")
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	n := 0
+	for sc.Scan() {
+		var want map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &want); err != nil {
+			t.Fatalf("expected_info.jsonl: %v", err)
+		}
+		path := want["path"].(string)
+		n++
+		t.Run(path, func(t *testing.T) {
+			r := run(t, nil, "info", "--json", path)
+			if r.code != 0 {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			}
+			var got map[string]any
+			if err := json.Unmarshal(r.stdout, &got); err != nil {
+				t.Fatalf("output is not JSON: %q", r.stdout)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("got %v\nwant %v", got, want)
+			}
+		})
+	}
+	if n == 0 {
+		t.Fatal("expected_info.jsonl is empty")
+	}
+}
+
+func TestCommandLine(t *testing.T) {
+	ex := "testdata/example_f4_2x3x4_c.npy"
+	tmp := t.TempDir()
+	ref := filepath.Join(tmp, "ref.npy")
+	if r := run(t, nil, "transpose", "--axes", "0,2,1", ex, "-o", ref); r.code != 0 {
+		t.Fatalf("transpose: %s", r.stderr)
+	}
+	t.Run("options after positionals", func(t *testing.T) {
+		out := filepath.Join(tmp, "a.npy")
+		r := run(t, nil, "transpose", ex, "-o", out, "--axes", "0,-1,1")
+		if r.code != 0 || !bytes.Equal(readFile(t, out), readFile(t, ref)) {
+			t.Fatalf("exit %d %s", r.code, r.stderr)
+		}
+	})
+	t.Run("negative axes as a separate value", func(t *testing.T) {
+		r := run(t, nil, "transpose", ex, "--axes", "-3,-1,-2", "-o", "-")
+		if r.code != 0 || !bytes.Equal(r.stdout, readFile(t, ref)) {
+			t.Fatalf("exit %d %s", r.code, r.stderr)
+		}
+	})
+	t.Run("double dash ends options", func(t *testing.T) {
+		r := run(t, nil, "transpose", "--axes=0,2,1", "--", ex)
+		if r.code != 0 || !bytes.Equal(r.stdout, readFile(t, ref)) {
+			t.Fatalf("exit %d %s", r.code, r.stderr)
+		}
+	})
+	t.Run("version", func(t *testing.T) {
+		r := run(t, nil, "--version")
+		if r.code != 0 || !strings.Contains(string(r.stdout), "strider version") {
+			t.Fatalf("exit %d %q", r.code, r.stdout)
+		}
+	})
+	t.Run("help lists commands", func(t *testing.T) {
+		r := run(t, nil, "--help")
+		for _, c := range []string{"info", "transpose"} {
+			if !strings.Contains(string(r.stdout), "   "+c+" ") {
+				t.Fatalf("help does not list %s:\n%s", c, r.stdout)
+			}
+		}
+		r = run(t, nil, "transpose", "--help")
+		if r.code != 0 || !strings.Contains(string(r.stdout), "Examples:") || !strings.Contains(string(r.stdout), "--axes") {
+			t.Fatalf("transpose --help: %s", r.stdout)
+		}
+	})
+	errs := []struct {
+		name, command string
+		args          []string
+		want          string
+	}{
+		{"repeated axis", "transpose", []string{"transpose", ex, "--axes", "0,0,1"}, "repeated axis 0"},
+		{"wrong length", "transpose", []string{"transpose", ex, "--axes", "1,0"}, "axes don't match array"},
+		{"axis out of range", "transpose", []string{"transpose", ex, "--axes", "0,1,3"}, "axis 3 is out of bounds for array of dimension 3"},
+		{"bad axes text", "transpose", []string{"transpose", ex, "--axes", "0,x"}, `--axes "0,x" is not a list of integers`},
+		{"threads zero", "transpose", []string{"transpose", ex, "--threads", "0"}, "--threads 0 is out of range"},
+		{"bad device", "transpose", []string{"transpose", ex, "--device", "tpu"}, `--device "tpu"`},
+		{"cuda without cuda build", "transpose", []string{"transpose", ex, "--device", "cuda"}, "go build -tags cuda"},
+		{"missing input", "transpose", []string{"transpose", "nosuch.npy"}, "nosuch.npy"},
+		{"two inputs", "transpose", []string{"transpose", ex, ex}, "expected one input"},
+		{"unknown flag", "transpose", []string{"transpose", "--bogus", ex}, "bogus"},
+		{"missing output folder", "transpose", []string{"transpose", ex, "-o", filepath.Join(tmp, "no/such/dir/x.npy")}, "no/such/dir"},
+		{"npz member missing", "info", []string{"info", "testdata/archive.npz:nosuch"}, "nosuch"},
+		{"npz needs a member", "info", []string{"info", "testdata/archive.npz"}, "archive.npz"},
+	}
+	for _, e := range errs {
+		t.Run(e.name, func(t *testing.T) {
+			r := run(t, nil, e.args...)
+			wantError(t, r, e.command)
+			if !strings.Contains(string(r.stderr), e.want) {
+				t.Fatalf("stderr %q does not mention %q", r.stderr, e.want)
+			}
+		})
+	}
+	t.Run("unknown command", func(t *testing.T) {
+		r := run(t, nil, "frobnicate")
+		if r.code != 2 || !strings.Contains(string(r.stderr), "unknown command") {
+			t.Fatalf("exit %d %q", r.code, r.stderr)
+		}
+	})
+	t.Run("failed run keeps the previous output", func(t *testing.T) {
+		dir := t.TempDir()
+		out := filepath.Join(dir, "keep.npy")
+		os.WriteFile(out, []byte("previous"), 0o644)
+		wantError(t, run(t, nil, "transpose", ex, "--axes", "9,0,1", "-o", out), "transpose")
+		if got := readFile(t, out); string(got) != "previous" {
+			t.Fatalf("output changed to %q", got)
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+			t.Fatalf("folder holds %d files, want 1", len(entries))
+		}
+	})
+	t.Run("output over the input", func(t *testing.T) {
+		in := filepath.Join(tmp, "inplace.npy")
+		os.WriteFile(in, readFile(t, ex), 0o644)
+		if r := run(t, nil, "transpose", "--axes", "0,2,1", in, "-o", in); r.code != 0 {
+			t.Fatalf("exit %d %s", r.code, r.stderr)
+		}
+		if !bytes.Equal(readFile(t, in), readFile(t, ref)) {
+			t.Fatal("in-place result differs")
+		}
+	})
+}
