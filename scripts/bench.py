@@ -1,0 +1,133 @@
+#!/usr/bin/python3
+"""Times whole strider commands against the NumPy/PyTorch one-liners that do
+the same job, in alternating runs, and prints medians, ratios and peak RSS as
+a Markdown table (the README's benchmark table).
+
+Each case lists its commands; every round runs each command once, in turn, so
+machine noise hits all of them alike. Outputs are compared byte for byte
+before anything is timed.
+
+Usage: bench.py --strider PATH [--runs N] [--work DIR] [--cases a,b] [--quick]
+"""
+import argparse
+import os
+import platform
+import shlex
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+PY = os.environ.get("PYTHON", "/usr/bin/python3")
+
+
+def run_once(argv, work):
+    """Runs argv, returns (wall seconds, peak RSS in MiB); raises on failure.
+
+    GNU time measures the peak RSS: a child forked straight from this Python
+    process would inherit its high-water mark."""
+    rss_file = os.path.join(work, "rss.txt")
+    start = time.perf_counter()
+    proc = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss_file] + argv,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    wall = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise RuntimeError(f"{shlex.join(argv)} exited {proc.returncode}: {proc.stderr.decode()}")
+    with open(rss_file) as f:
+        return wall, int(f.read().split()[-1]) / 1024
+
+
+def py(code):
+    return [PY, "-c", code]
+
+
+def make_inputs(work, quick):
+    """Writes the benchmark inputs once (they are reused between runs)."""
+    rng = np.random.default_rng(0)
+    n = 2048 if quick else 8192
+    files = {
+        "big": (f"f32_{n}x{n}.npy", lambda: rng.random((n, n), dtype=np.float32)),
+        "small": ("f32_16x16.npy", lambda: rng.random((16, 16), dtype=np.float32)),
+    }
+    paths = {}
+    for key, (name, make) in files.items():
+        path = os.path.join(work, name)
+        if not os.path.exists(path):
+            np.save(path, make())
+        paths[key] = path
+    return paths
+
+
+def cases(strider, paths, work):
+    """Each case: (name, [(label, argv, output or None)]). The first command
+    is strider; outputs with a path are compared with strider's."""
+    out = lambda tag: os.path.join(work, f"out_{tag}.npy")
+    result = []
+    for key in ("big", "small"):
+        src = paths[key]
+        shape = np.load(src, mmap_mode="r").shape
+        label = f"transpose f32 {shape[0]}x{shape[1]}"
+        result.append((label, [
+            ("strider", [strider, "transpose", src, "-o", out("s")], out("s")),
+            ("numpy", py(f"import numpy as np; np.save({out('n')!r}, np.ascontiguousarray(np.load({src!r}).T))"), out("n")),
+            ("torch", py(f"import numpy as np, torch; np.save({out('t')!r}, torch.from_numpy(np.load({src!r})).permute(1, 0).contiguous().numpy())"), out("t")),
+            ("cp", ["cp", src, out("c")], None),
+        ]))
+    return result
+
+
+def same_bytes(a, b):
+    with open(a, "rb") as fa, open(b, "rb") as fb:
+        return fa.read() == fb.read()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--strider", default="./strider")
+    ap.add_argument("--runs", type=int, default=11)
+    ap.add_argument("--work", default="/tmp/strider-bench")
+    ap.add_argument("--cases", default="", help="comma-separated substrings of case names")
+    ap.add_argument("--quick", action="store_true", help="small inputs, for a smoke test")
+    args = ap.parse_args()
+    os.makedirs(args.work, exist_ok=True)
+    strider = os.path.abspath(args.strider)
+    paths = make_inputs(args.work, args.quick)
+    todo = cases(strider, paths, args.work)
+    if args.cases:
+        keys = args.cases.split(",")
+        todo = [c for c in todo if any(k in c[0] for k in keys)]
+
+    print(f"{time.strftime('%Y-%m-%d')}, {platform.node()}, {os.cpu_count()} cores, "
+          f"{platform.processor() or platform.machine()}, numpy {np.__version__}; "
+          f"median of {args.runs} alternating runs, peak RSS per process")
+    print()
+    print("| case | command | median | vs strider | peak RSS |")
+    print("| --- | --- | ---: | ---: | ---: |")
+    failed = False
+    for name, cmds in todo:
+        for label, argv, _ in cmds:  # warm up and check outputs
+            run_once(argv, args.work)
+        ref = cmds[0][2]
+        for label, argv, outp in cmds[1:]:
+            if outp and not same_bytes(ref, outp):
+                print(f"MISMATCH {name}: strider and {label} outputs differ", file=sys.stderr)
+                failed = True
+        times = {label: [] for label, _, _ in cmds}
+        rss = {label: 0.0 for label, _, _ in cmds}
+        for _ in range(args.runs):
+            for label, argv, _ in cmds:
+                t, m = run_once(argv, args.work)
+                times[label].append(t)
+                rss[label] = max(rss[label], m)
+        base = statistics.median(times[cmds[0][0]])
+        for label, _, _ in cmds:
+            med = statistics.median(times[label])
+            print(f"| {name} | {label} | {med * 1000:.1f} ms | {med / base:.2f}x | {rss[label]:.0f} MiB |")
+        sys.stdout.flush()
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Installs what the tests need (Debian's NumPy and PyTorch) and runs them all:
+# formatting and vet, the Go tests, short fuzz runs, and the parity suite
+# against real NumPy and PyTorch. Exits non-zero on the first failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PYTHON=${PYTHON:-/usr/bin/python3}
+FUZZTIME=${FUZZTIME:-15s}
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "dependencies"
+missing=()
+"$PYTHON" -c 'import numpy' 2>/dev/null || missing+=(python3-numpy)
+"$PYTHON" -c 'import torch' 2>/dev/null || missing+=(python3-torch)
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo=sudo
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+"$PYTHON" -c 'import numpy, torch; print("numpy", numpy.__version__, "torch", torch.__version__)'
+go version
+
+step "format and vet"
+unformatted=$(gofmt -l $(git ls-files '*.go'))
+if [ -n "$unformatted" ]; then
+  echo "gofmt would change: $unformatted"
+  exit 1
+fi
+go vet ./...
+
+step "fixtures are what gen_testdata.py writes"
+"$PYTHON" scripts/gen_testdata.py --check
+
+step "go test"
+go test -count=1 ./...
+
+step "fuzz ($FUZZTIME each)"
+go test -run '^$' -fuzz '^FuzzHeader$' -fuzztime "$FUZZTIME" ./npy
+go test -run '^$' -fuzz '^FuzzDivisor$' -fuzztime "$FUZZTIME" ./ops
+
+step "parity against NumPy and PyTorch"
+bin=$(mktemp -d)
+trap 'rm -rf "$bin"' EXIT
+go build -o "$bin/strider" .
+"$PYTHON" scripts/parity.py --strider "$bin/strider"
+
+step "benchmark smoke run (outputs must match NumPy's)"
+"$PYTHON" scripts/bench.py --strider "$bin/strider" --quick --runs 1 --work "$bin/bench" >/dev/null
+
+echo
+echo "all tests passed"
