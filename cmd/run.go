@@ -115,6 +115,18 @@ func commandName(app *cli.App, argv []string) string {
 // options. The value of a non-boolean option is taken as is, so
 // "--offset -2" works.
 func reorder(app *cli.App, argv []string) []string {
+	// Shell completion passes its marker last; urfave/cli looks for it there.
+	const completion = "--generate-bash-completion"
+	if n := len(argv); n > 1 && argv[n-1] == completion {
+		// and turns completion off after "--", so leave that out.
+		var out []string
+		for _, a := range reorder(app, argv[:n-1]) {
+			if a != "--" {
+				out = append(out, a)
+			}
+		}
+		return append(out, completion)
+	}
 	out := []string{argv[0]}
 	i := 1
 	for i < len(argv) && strings.HasPrefix(argv[i], "-") && argv[i] != "--" {
