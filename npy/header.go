@@ -1,0 +1,319 @@
+package npy
+
+import (
+	"encoding/binary"
+	"errors"
+	"io"
+	"math"
+	"math/bits"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Magic is the string every .npy file starts with.
+const Magic = "\x93NUMPY"
+
+const (
+	// MaxHeaderLen caps the header text strider reads. NumPy writes a few
+	// hundred bytes; the cap keeps a lying length field from costing memory.
+	MaxHeaderLen = 1 << 20
+	// MaxDims is NumPy's limit on the number of dimensions (NPY_MAXDIMS).
+	MaxDims = 32
+
+	arrayAlign          = 64 // format.ARRAY_ALIGN
+	growthAxisMaxDigits = 21 // format.GROWTH_AXIS_MAX_DIGITS
+)
+
+// Header describes the array stored in a .npy file.
+type Header struct {
+	Dtype        Dtype
+	Shape        []int
+	Fortran      bool
+	Major, Minor int   // version of the file read: 1.0, 2.0 or 3.0
+	DataOffset   int64 // length of magic + length field + header text: where data starts
+}
+
+// Count returns the number of elements: the product of the shape, 1 for a
+// 0-d array.
+func (h Header) Count() int64 {
+	n := int64(1)
+	for _, d := range h.Shape {
+		n *= int64(d)
+	}
+	return n
+}
+
+// NBytes returns the size of the data in bytes.
+func (h Header) NBytes() int64 { return h.Count() * int64(h.Dtype.Size) }
+
+// Strides returns the element strides (not bytes) of the stored layout: C
+// order, or Fortran order when h.Fortran.
+func (h Header) Strides() []int {
+	s := make([]int, len(h.Shape))
+	step := 1
+	for i := range h.Shape {
+		k := len(h.Shape) - 1 - i
+		if h.Fortran {
+			k = i
+		}
+		s[k] = step
+		step *= h.Shape[k]
+	}
+	return s
+}
+
+// ReadHeader reads a .npy header from r: the magic string, the version, the
+// length field and the header text. It reads nothing after the header, so r
+// is left at the first data byte.
+func ReadHeader(r io.Reader) (Header, error) {
+	return readHeader(r, -1, "")
+}
+
+// readHeader is ReadHeader for a stream of size bytes (-1 when unknown),
+// which lets a lying length field be refused before any allocation. where
+// names the stream in that error: "file", "member".
+func readHeader(r io.Reader, size int64, where string) (Header, error) {
+	var pre [8]byte
+	if n, err := io.ReadFull(r, pre[:]); err != nil {
+		if n >= 6 && string(pre[:6]) != Magic || n > 0 && n < 6 && !strings.HasPrefix(Magic, string(pre[:n])) {
+			return Header{}, badMagic(pre[:n])
+		}
+		return Header{}, readError("the magic string and version", 8, n, err)
+	}
+	if string(pre[:6]) != Magic {
+		return Header{}, badMagic(pre[:])
+	}
+	h := Header{Major: int(pre[6]), Minor: int(pre[7])}
+	var lenSize int
+	switch {
+	case h.Major == 1 && h.Minor == 0:
+		lenSize = 2
+	case (h.Major == 2 || h.Major == 3) && h.Minor == 0:
+		lenSize = 4
+	default:
+		return Header{}, malformed("unsupported format version %d.%d (1.0, 2.0 and 3.0 are read)", h.Major, h.Minor)
+	}
+	var lenField [4]byte
+	if n, err := io.ReadFull(r, lenField[:lenSize]); err != nil {
+		return Header{}, readError("the header length", lenSize, n, err)
+	}
+	hlen := int64(binary.LittleEndian.Uint32(lenField[:]))
+	h.DataOffset = 8 + int64(lenSize) + hlen
+	if size >= 0 && h.DataOffset > size {
+		return Header{}, malformed("header length %d runs past the end of the %s (%d bytes)", hlen, where, size)
+	}
+	if hlen > MaxHeaderLen {
+		return Header{}, malformed("header length %d is over the limit of %d bytes", hlen, MaxHeaderLen)
+	}
+	text := make([]byte, hlen)
+	if n, err := io.ReadFull(r, text); err != nil {
+		return Header{}, readError("the header text", int(hlen), n, err)
+	}
+	var err error
+	h.Dtype, h.Shape, h.Fortran, err = decodeHeader(text, h.Major)
+	if err != nil {
+		return Header{}, err
+	}
+	return h, nil
+}
+
+func badMagic(got []byte) error {
+	hint := ""
+	if strings.HasPrefix(string(got), "PK") {
+		hint = " (a zip archive: name a member as file.npz:NAME)"
+	}
+	return malformed("bad magic %q, not a .npy file%s", got, hint)
+}
+
+// readError describes a short read of a header part; it wraps the I/O
+// error, which is io.ErrUnexpectedEOF when the stream ended early.
+func readError(what string, want, got int, err error) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return malformed("the input ends after %d of the %d bytes of %s: %w", got, want, what, io.ErrUnexpectedEOF)
+	}
+	return malformed("reading %s: %w", what, err)
+}
+
+// decodeHeader parses and checks the header text of a file of the given
+// major version.
+func decodeHeader(text []byte, major int) (Dtype, []int, bool, error) {
+	if major >= 3 && !utf8.Valid(text) {
+		return Dtype{}, nil, false, malformed("header of a version 3.0 file is not valid UTF-8")
+	}
+	v, err := parseLiteral(text, major < 3)
+	if err != nil {
+		return Dtype{}, nil, false, err
+	}
+	if v.kind != pyDict {
+		return Dtype{}, nil, false, malformed("header is %s, not a dict: %s", v.kind.article(), v.repr())
+	}
+	var descr, fortran, shape *pyValue
+	for i := 0; i < len(v.items); i += 2 {
+		key, val := v.items[i], &v.items[i+1]
+		var slot **pyValue
+		if key.kind == pyStr {
+			switch key.str {
+			case "descr":
+				slot = &descr
+			case "fortran_order":
+				slot = &fortran
+			case "shape":
+				slot = &shape
+			}
+		}
+		if slot == nil {
+			return Dtype{}, nil, false, malformed("header has an unexpected key %s", key.repr())
+		}
+		if *slot != nil {
+			return Dtype{}, nil, false, malformed("header has key %s twice", key.repr())
+		}
+		*slot = val
+	}
+	for _, k := range []struct {
+		name string
+		v    *pyValue
+	}{{"descr", descr}, {"fortran_order", fortran}, {"shape", shape}} {
+		if k.v == nil {
+			return Dtype{}, nil, false, malformed("header is missing key '%s'", k.name)
+		}
+	}
+
+	var d Dtype
+	switch descr.kind {
+	case pyStr:
+		if d, err = ParseDescr(descr.str); err != nil {
+			return Dtype{}, nil, false, err
+		}
+	case pyList:
+		return Dtype{}, nil, false, unsupported("unsupported dtype %s (structured arrays are refused)", descr.repr())
+	default:
+		return Dtype{}, nil, false, malformed("descr %s is not a dtype string", descr.repr())
+	}
+
+	if fortran.kind != pyBool {
+		return Dtype{}, nil, false, malformed("fortran_order %s is not True or False", fortran.repr())
+	}
+
+	if shape.kind != pyTuple {
+		return Dtype{}, nil, false, malformed("shape %s is %s, not a tuple", shape.repr(), shape.kind.article())
+	}
+	if len(shape.items) > MaxDims {
+		return Dtype{}, nil, false, malformed("shape %s has %d dimensions, more than %d", shape.repr(), len(shape.items), MaxDims)
+	}
+	dims := make([]int, len(shape.items))
+	for i, item := range shape.items {
+		if item.kind != pyInt {
+			return Dtype{}, nil, false, malformed("shape %s holds %s, not an integer", shape.repr(), item.repr())
+		}
+		if item.num < 0 {
+			return Dtype{}, nil, false, malformed("shape %s has a negative dimension", shape.repr())
+		}
+		if item.num > math.MaxInt {
+			return Dtype{}, nil, false, malformed("shape %s has a dimension too large for this machine", shape.repr())
+		}
+		dims[i] = int(item.num)
+	}
+	if _, ok := checkedNBytes(dims, d.Size); !ok {
+		return Dtype{}, nil, false, malformed("shape %s of %d-byte elements overflows 64 bits", shape.repr(), d.Size)
+	}
+	return d, dims, fortran.num != 0, nil
+}
+
+// checkedNBytes returns the byte size of an array, or false when a
+// dimension is negative or the size does not fit in an int64. Like NumPy,
+// it also refuses an empty array whose other dimensions overflow, so that
+// strides computed from any valid shape fit in an int64.
+func checkedNBytes(shape []int, size int) (int64, bool) {
+	if size < 0 {
+		return 0, false
+	}
+	n := uint64(size)
+	empty := false
+	for _, d := range shape {
+		if d < 0 {
+			return 0, false
+		}
+		if d == 0 {
+			empty = true
+			continue
+		}
+		hi, lo := bits.Mul64(n, uint64(d))
+		if hi != 0 || lo > math.MaxInt64 {
+			return 0, false
+		}
+		n = lo
+	}
+	if empty {
+		return 0, true
+	}
+	return int64(n), true
+}
+
+// EncodeHeader returns the bytes numpy.save (NumPy 1.24) writes before the
+// data of a C-contiguous array of dtype d and the given shape: the magic,
+// the version, the length field and the padded header text.
+func EncodeHeader(d Dtype, shape []int) []byte {
+	return wrapHeader(headerText(d, shape))
+}
+
+// headerText is format._write_array_header's dict text, with the spare
+// spaces that let the first axis grow in place.
+func headerText(d Dtype, shape []int) string {
+	var b strings.Builder
+	b.WriteString("{'descr': '")
+	b.WriteString(d.Descr())
+	b.WriteString("', 'fortran_order': False, 'shape': ")
+	b.WriteString(shapeRepr(shape))
+	b.WriteString(", }")
+	if len(shape) > 0 {
+		b.WriteString(strings.Repeat(" ", max(0, growthAxisMaxDigits-len(strconv.Itoa(shape[0])))))
+	}
+	return b.String()
+}
+
+// shapeRepr is Python's repr of a shape tuple: "()", "(5,)", "(3, 4)".
+func shapeRepr(shape []int) string {
+	var b strings.Builder
+	b.WriteByte('(')
+	for i, d := range shape {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Itoa(d))
+	}
+	if len(shape) == 1 {
+		b.WriteByte(',')
+	}
+	b.WriteByte(')')
+	return b.String()
+}
+
+// wrapHeader is format._wrap_header_guess_version for ASCII text: version
+// 1.0 while the padded length fits in 16 bits, else 2.0. The padding makes
+// magic, version, length field and text a multiple of 64 bytes long; like
+// NumPy it pads a full 64 spaces when the unpadded length is already a
+// multiple.
+func wrapHeader(text string) []byte {
+	hlen := len(text) + 1 // the final newline
+	lenSize := 2
+	padlen := arrayAlign - (8+lenSize+hlen)%arrayAlign
+	if hlen+padlen > math.MaxUint16 {
+		lenSize = 4
+		padlen = arrayAlign - (8+lenSize+hlen)%arrayAlign
+	}
+	out := make([]byte, 0, 8+lenSize+hlen+padlen)
+	out = append(out, Magic...)
+	if lenSize == 2 {
+		out = append(out, 1, 0)
+		out = binary.LittleEndian.AppendUint16(out, uint16(hlen+padlen))
+	} else {
+		out = append(out, 2, 0)
+		out = binary.LittleEndian.AppendUint32(out, uint32(hlen+padlen))
+	}
+	out = append(out, text...)
+	for range padlen {
+		out = append(out, ' ')
+	}
+	return append(out, '\n')
+}

@@ -1,0 +1,44 @@
+//go:build unix
+
+package npy
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"syscall"
+)
+
+// umask is read once while the package initialises: syscall.Umask can only
+// read the mask by setting it, and doing that later could race with files
+// created by other goroutines.
+var umask = func() os.FileMode {
+	m := syscall.Umask(0)
+	syscall.Umask(m)
+	return os.FileMode(m)
+}()
+
+// mapFile maps the first length bytes of f read-only. populate asks the
+// kernel to read the pages in now (MAP_POPULATE on Linux), for callers that
+// will touch every byte.
+func mapFile(f *os.File, length int64, populate bool) ([]byte, error) {
+	if length <= 0 || length > math.MaxInt {
+		return nil, fmt.Errorf("cannot map %d bytes", length)
+	}
+	flags := syscall.MAP_SHARED
+	if populate {
+		flags |= populateFlag
+	}
+	return syscall.Mmap(int(f.Fd()), 0, int(length), syscall.PROT_READ, flags)
+}
+
+// mapWritable maps the first length bytes of f read-write and shared, so
+// stores reach the file.
+func mapWritable(f *os.File, length int64) ([]byte, error) {
+	if length <= 0 || length > math.MaxInt {
+		return nil, fmt.Errorf("cannot map %d bytes", length)
+	}
+	return syscall.Mmap(int(f.Fd()), 0, int(length), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_SHARED)
+}
+
+func unmap(b []byte) error { return syscall.Munmap(b) }

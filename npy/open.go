@@ -1,0 +1,349 @@
+package npy
+
+import (
+	"archive/zip"
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"sort"
+	"strings"
+	"unsafe"
+)
+
+// Array is an array read from a .npy file or .npz member.
+type Array struct {
+	Header
+	// Data is exactly NBytes() bytes, starting on a 16-byte boundary. It is
+	// read-only memory when the file is mapped: never write to it.
+	Data []byte
+
+	mapping []byte // the whole mapping, nil when Data is on the heap
+}
+
+// Close releases the array's memory mapping. Data must not be used after
+// Close. Close is idempotent.
+func (a *Array) Close() error {
+	m := a.mapping
+	a.mapping, a.Data = nil, nil
+	if m == nil {
+		return nil
+	}
+	return unmap(m)
+}
+
+// Access tells Open how the caller will read the data.
+type Access int
+
+const (
+	// AccessSparse maps lazily: a command touches only the pages it reads
+	// (diagonal, slice).
+	AccessSparse Access = iota
+	// AccessAll maps with the pages read in ahead: the whole array will be
+	// read (transpose, sort).
+	AccessAll
+)
+
+// dataAlign is the alignment of Array.Data and Output.Data: enough for any
+// element type, and NumPy's own header alignment.
+const dataAlign = 64
+
+// Open opens the array an input spec names:
+//
+//   - "-": standard input, read from stdin into memory;
+//   - a path to a .npy file, which is memory-mapped read-only;
+//   - "file.npz:name": member name.npy of an .npz archive, read into memory;
+//   - "file.npz": the only member of an archive that holds one.
+//
+// A spec that names an existing file is that file, even when it contains
+// ':'. Archives are recognised by their zip signature as well as by the
+// .npz suffix.
+func Open(spec string, stdin io.Reader, access Access) (*Array, error) {
+	return open(spec, stdin, access, false)
+}
+
+// OpenHeader reads only the header of the array spec names (see Open). It
+// neither reads nor maps the data, so it is instant on any file size.
+func OpenHeader(spec string, stdin io.Reader) (Header, error) {
+	a, err := open(spec, stdin, AccessSparse, true)
+	if err != nil {
+		return Header{}, err
+	}
+	return a.Header, nil
+}
+
+// open is Open, or OpenHeader when headerOnly.
+func open(spec string, stdin io.Reader, access Access, headerOnly bool) (*Array, error) {
+	if spec == "-" {
+		if stdin == nil {
+			return nil, errors.New("no standard input to read")
+		}
+		// Standard input redirected from a file can be mapped like the file.
+		if f, ok := stdin.(*os.File); ok {
+			if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+				if off, err := f.Seek(0, io.SeekCurrent); err == nil && off == 0 {
+					return openFile(f, fi.Size(), "", false, access, headerOnly)
+				}
+			}
+		}
+		return openStream(stdin, "", false, headerOnly)
+	}
+	path, member, hasMember := splitSpec(spec)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, openError(err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, openError(err)
+	}
+	switch {
+	case fi.IsDir():
+		return nil, errors.New("is a directory, not a .npy file")
+	case !fi.Mode().IsRegular():
+		// A pipe or device: it can be read once, from the start.
+		return openStream(f, member, hasMember, headerOnly)
+	}
+	return openFile(f, fi.Size(), member, hasMember, access, headerOnly)
+}
+
+// splitSpec splits "file.npz:name" into the archive path and member name.
+// A spec that names an existing file is a path even when it contains ':';
+// otherwise the last ':' whose prefix exists splits it.
+func splitSpec(spec string) (path, member string, hasMember bool) {
+	if _, err := os.Stat(spec); err == nil {
+		return spec, "", false
+	}
+	for i := len(spec) - 1; i > 0; i-- {
+		if spec[i] != ':' {
+			continue
+		}
+		if _, err := os.Stat(spec[:i]); err == nil {
+			return spec[:i], spec[i+1:], true
+		}
+	}
+	return spec, "", false
+}
+
+// openError drops the *fs.PathError wrapper, whose path the caller already
+// names, and keeps the cause for errors.Is.
+func openError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("cannot open: %w", pe.Err)
+	}
+	return err
+}
+
+// isZip reports whether b starts with a zip local file header or, for an
+// archive with no members, the end of central directory record.
+func isZip(b []byte) bool {
+	return bytes.HasPrefix(b, []byte("PK\x03\x04")) || bytes.HasPrefix(b, []byte("PK\x05\x06"))
+}
+
+// openFile opens the .npy file, or the .npz archive, f of the given size.
+func openFile(f *os.File, size int64, member string, hasMember bool, access Access, headerOnly bool) (*Array, error) {
+	var sig [4]byte
+	n, err := f.ReadAt(sig[:], 0)
+	if err != nil && err != io.EOF {
+		return nil, fmt.Errorf("reading the file: %w", err)
+	}
+	npyMagic := strings.HasPrefix(Magic, string(sig[:n]))
+	switch {
+	case isZip(sig[:n]) || !npyMagic && strings.HasSuffix(strings.ToLower(f.Name()), ".npz"):
+		zr, err := zip.NewReader(f, size)
+		if err != nil {
+			return nil, malformed("not a valid .npz archive: %w", err)
+		}
+		return openMember(zr, member, hasMember, headerOnly)
+	case hasMember:
+		return nil, malformed("not an .npz archive, so it has no member %q", member)
+	}
+
+	h, err := readHeader(io.NewSectionReader(f, 0, size), size, "file")
+	if err != nil {
+		return nil, err
+	}
+	a := &Array{Header: h}
+	if err := checkDataSize(h, size-h.DataOffset); err != nil {
+		return nil, err
+	}
+	if headerOnly {
+		return a, nil
+	}
+	nbytes := h.NBytes()
+	if nbytes == 0 {
+		a.Data = []byte{}
+		return a, nil
+	}
+	end := h.DataOffset + nbytes
+	m, err := mapFile(f, end, access == AccessAll)
+	if err != nil {
+		// Some file systems cannot map; read the data instead.
+		a.Data, err = readData(io.NewSectionReader(f, h.DataOffset, nbytes), nbytes)
+		return a, err
+	}
+	if h.DataOffset%16 != 0 {
+		// A writer other than NumPy left the data misaligned; typed views
+		// need it aligned, so take a copy.
+		a.Data = alignedBuf(int(nbytes))
+		copy(a.Data, m[h.DataOffset:end])
+		return a, unmap(m)
+	}
+	a.mapping = m
+	a.Data = m[h.DataOffset:end:end]
+	return a, nil
+}
+
+// checkDataSize checks that avail bytes after the header hold the data.
+func checkDataSize(h Header, avail int64) error {
+	if want := h.NBytes(); avail < want {
+		return malformed("data is %d bytes but the header promises %d", max(avail, 0), want)
+	}
+	return nil
+}
+
+// openStream reads an array from a stream that can be read only once.
+func openStream(r io.Reader, member string, hasMember bool, headerOnly bool) (*Array, error) {
+	br := bufio.NewReader(r)
+	sig, _ := br.Peek(4)
+	if isZip(sig) {
+		archive, err := io.ReadAll(br)
+		if err != nil {
+			return nil, fmt.Errorf("reading the archive: %w", err)
+		}
+		zr, err := zip.NewReader(bytes.NewReader(archive), int64(len(archive)))
+		if err != nil {
+			return nil, malformed("not a valid .npz archive: %w", err)
+		}
+		return openMember(zr, member, hasMember, headerOnly)
+	}
+	if hasMember {
+		return nil, malformed("not an .npz archive, so it has no member %q", member)
+	}
+	h, err := ReadHeader(br)
+	if err != nil {
+		return nil, err
+	}
+	a := &Array{Header: h}
+	if headerOnly {
+		return a, nil
+	}
+	a.Data, err = readData(br, h.NBytes())
+	return a, err
+}
+
+// openMember opens the archive member named member (with or without its
+// .npy suffix), or the only member when !hasMember.
+func openMember(zr *zip.Reader, member string, hasMember bool, headerOnly bool) (*Array, error) {
+	var zf *zip.File
+	if hasMember {
+		for _, f := range zr.File {
+			if f.Name == member+".npy" {
+				zf = f
+				break
+			}
+		}
+		for _, f := range zr.File {
+			if zf == nil && f.Name == member {
+				zf = f
+			}
+		}
+		if zf == nil {
+			return nil, fmt.Errorf("archive has no array named %q (it holds %s)", member, memberList(zr))
+		}
+	} else {
+		if len(zr.File) != 1 {
+			return nil, fmt.Errorf("archive holds %d arrays (%s): name one as file.npz:NAME", len(zr.File), memberList(zr))
+		}
+		zf = zr.File[0]
+	}
+
+	rc, err := zf.Open()
+	if err != nil {
+		return nil, malformed("cannot read member %q: %w", zf.Name, err)
+	}
+	defer rc.Close()
+	size := int64(-1)
+	if zf.UncompressedSize64 <= math.MaxInt64 {
+		size = int64(zf.UncompressedSize64)
+	}
+	h, err := readHeader(rc, size, "member")
+	if err != nil {
+		return nil, err
+	}
+	a := &Array{Header: h}
+	if size >= 0 {
+		if err := checkDataSize(h, size-h.DataOffset); err != nil {
+			return nil, err
+		}
+	}
+	if headerOnly {
+		return a, nil
+	}
+	if a.Data, err = readData(rc, h.NBytes()); err != nil {
+		return nil, err
+	}
+	// Read to the end so that archive/zip checks the member's CRC-32.
+	if _, err := io.Copy(io.Discard, rc); err != nil {
+		return nil, malformed("member %q is corrupt: %w", zf.Name, err)
+	}
+	return a, nil
+}
+
+// memberList names the arrays in an archive, without their .npy suffix.
+func memberList(zr *zip.Reader) string {
+	if len(zr.File) == 0 {
+		return "no arrays"
+	}
+	names := make([]string, len(zr.File))
+	for i, f := range zr.File {
+		names[i] = strings.TrimSuffix(f.Name, ".npy")
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
+}
+
+// readData reads exactly n bytes of array data from r into a fresh aligned
+// buffer. The buffer grows as the bytes arrive, so a header that promises
+// more than the stream holds fails without first allocating it all.
+func readData(r io.Reader, n int64) ([]byte, error) {
+	if n > math.MaxInt-dataAlign {
+		return nil, malformed("data of %d bytes does not fit in memory", n)
+	}
+	const firstChunk = 1 << 20
+	buf := alignedBuf(int(min(n, firstChunk)))
+	got := 0
+	for int64(got) < n {
+		if got == len(buf) {
+			grown := alignedBuf(int(min(n, 2*int64(len(buf)))))
+			copy(grown, buf)
+			buf = grown
+		}
+		m, err := io.ReadFull(r, buf[got:])
+		got += m
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil, malformed("data is %d bytes but the header promises %d: %w", got, n, io.ErrUnexpectedEOF)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading the data: %w", err)
+		}
+	}
+	return buf, nil
+}
+
+// alignedBuf returns a zeroed n-byte slice whose first byte is aligned to
+// dataAlign, so that it can be viewed as any element type.
+func alignedBuf(n int) []byte {
+	if n == 0 {
+		return []byte{}
+	}
+	b := make([]byte, n+dataAlign-1)
+	off := int(-uintptr(unsafe.Pointer(unsafe.SliceData(b))) & (dataAlign - 1))
+	return b[off : off+n : off+n]
+}

@@ -1,0 +1,369 @@
+package npy
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// fill writes a recognisable pattern into data: byte i is i*7+1.
+func fill(data []byte) {
+	for i := range data {
+		data[i] = byte(i*7 + 1)
+	}
+}
+
+func TestCreateRoundTrip(t *testing.T) {
+	tests := []struct {
+		name  string
+		dtype Dtype
+		shape []int
+	}{
+		{"f4le/3x4", Dtype{'f', 4, '<'}, []int{3, 4}},
+		{"f8be/2x3x4", Dtype{'f', 8, '>'}, []int{2, 3, 4}},
+		{"b1/5", Dtype{'b', 1, '|'}, []int{5}},
+		{"u1/0-d", Dtype{'u', 1, '|'}, []int{}},
+		{"c16le/7", Dtype{'c', 16, '<'}, []int{7}},
+		{"i2be/empty", Dtype{'i', 2, '>'}, []int{4, 0}},
+		{"f2le/1000x33", Dtype{'f', 2, '<'}, []int{1000, 33}},
+	}
+	for _, tc := range tests {
+		for _, access := range []Access{AccessSparse, AccessAll} {
+			name := tc.name + map[Access]string{AccessSparse: "/sparse", AccessAll: "/all"}[access]
+			t.Run(name, func(t *testing.T) {
+				path := filepath.Join(t.TempDir(), "out.npy")
+				o, err := Create(path, nil, tc.dtype, tc.shape)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := int64(tc.dtype.Size)
+				for _, d := range tc.shape {
+					want *= int64(d)
+				}
+				if int64(len(o.Data)) != want {
+					t.Fatalf("len(Data) = %d, want %d", len(o.Data), want)
+				}
+				fill(o.Data)
+				expect := append([]byte(nil), o.Data...)
+				if err := o.Commit(); err != nil {
+					t.Fatal(err)
+				}
+				raw, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if head := EncodeHeader(tc.dtype, tc.shape); !bytes.Equal(raw, append(head, expect...)) {
+					t.Fatalf("file is not header + data (%d bytes, want %d)", len(raw), len(head)+len(expect))
+				}
+				a, err := Open(path, nil, access)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { a.Close() })
+				if a.Dtype != tc.dtype || !equalInts(a.Shape, tc.shape) || a.Fortran {
+					t.Fatalf("Open header = %+v", a.Header)
+				}
+				if !bytes.Equal(a.Data, expect) {
+					t.Fatalf("Open data differs from what was written")
+				}
+				if err := a.Close(); err != nil {
+					t.Fatal(err)
+				}
+				if err := a.Close(); err != nil {
+					t.Fatalf("second Close: %v", err)
+				}
+				assertOnly(t, filepath.Dir(path), "out.npy")
+			})
+		}
+	}
+}
+
+// assertOnly checks that dir holds exactly the named files: no temporary
+// file is left behind.
+func assertOnly(t *testing.T, dir string, names ...string) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range entries {
+		got = append(got, e.Name())
+	}
+	if strings.Join(got, ",") != strings.Join(names, ",") {
+		t.Fatalf("folder holds %q, want %q", got, names)
+	}
+}
+
+func TestCreateStdout(t *testing.T) {
+	var buf bytes.Buffer
+	d := Dtype{'i', 4, '<'}
+	o, err := Create("-", &buf, d, []int{2, 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 6; i++ {
+		binary.LittleEndian.PutUint32(o.Data[4*i:], uint32(i*i))
+	}
+	if buf.Len() != 0 {
+		t.Fatal("Create wrote before Commit")
+	}
+	if err := o.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	a, err := Open("-", &buf, AccessAll)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 6; i++ {
+		if got := binary.LittleEndian.Uint32(a.Data[4*i:]); got != uint32(i*i) {
+			t.Fatalf("element %d = %d, want %d", i, got, i*i)
+		}
+	}
+	if err := o.Commit(); err == nil {
+		t.Fatal("second Commit succeeded")
+	}
+}
+
+type failWriter struct{}
+
+func (failWriter) Write(p []byte) (int, error) { return 0, fs.ErrClosed }
+
+func TestCreateStdoutWriteError(t *testing.T) {
+	o, err := Create("-", failWriter{}, Dtype{'u', 1, '|'}, []int{3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = o.Commit()
+	if !errors.Is(err, fs.ErrClosed) || !strings.Contains(err.Error(), "standard output") {
+		t.Fatalf("Commit error = %v, want one about standard output wrapping fs.ErrClosed", err)
+	}
+}
+
+func TestCreateAlignment(t *testing.T) {
+	for _, path := range []string{"-", filepath.Join(t.TempDir(), "a.npy")} {
+		for _, n := range []int{1, 3, 17, 1000} {
+			o, err := Create(path, &bytes.Buffer{}, Dtype{'u', 1, '|'}, []int{n})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p := uintptrOf(o.Data); p%dataAlign != 0 {
+				t.Errorf("%s/%d: Data at %#x is not %d-byte aligned", path, n, p, dataAlign)
+			}
+			o.Abort()
+		}
+	}
+}
+
+func TestAbort(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "keep.npy")
+	if err := os.WriteFile(path, []byte("old contents"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o, err := Create(path, nil, Dtype{'f', 8, '<'}, []int{100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fill(o.Data)
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 || !strings.HasPrefix(entries[0].Name(), ".keep.npy.strider-") || !strings.HasSuffix(entries[0].Name(), ".tmp") {
+		t.Fatalf("want keep.npy and one .keep.npy.strider-*.tmp, folder holds %v", entries)
+	}
+	o.Abort()
+	o.Abort() // idempotent
+	if err := o.Commit(); err == nil {
+		t.Fatal("Commit after Abort succeeded")
+	}
+	assertOnly(t, dir, "keep.npy")
+	if b, _ := os.ReadFile(path); string(b) != "old contents" {
+		t.Fatalf("target changed to %q", b)
+	}
+
+	// Abort of a new file leaves nothing.
+	o, err = Create(filepath.Join(dir, "new.npy"), nil, Dtype{'u', 1, '|'}, []int{0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Abort()
+	assertOnly(t, dir, "keep.npy")
+}
+
+func TestAbortAfterCommitIsNoOp(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "x.npy")
+	o, err := Create(path, nil, Dtype{'u', 2, '<'}, []int{3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	o.Abort()
+	assertOnly(t, dir, "x.npy")
+}
+
+func TestCommitReplaces(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "x.npy")
+	if err := os.WriteFile(path, bytes.Repeat([]byte("z"), 10000), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	o, err := Create(path, nil, Dtype{'i', 8, '<'}, []int{2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	binary.LittleEndian.PutUint64(o.Data, math.MaxUint64)
+	if err := o.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := os.ReadFile(path)
+	if len(raw) != 128+16 {
+		t.Fatalf("replaced file is %d bytes, want %d", len(raw), 128+16)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 0o666 &^ umask; fi.Mode().Perm() != want {
+		t.Fatalf("mode %v, want %v", fi.Mode().Perm(), want)
+	}
+	assertOnly(t, dir, "x.npy")
+}
+
+func TestCreateErrors(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name  string
+		path  string
+		dtype Dtype
+		shape []int
+		want  string
+		is    error
+	}{
+		{"missing folder", filepath.Join(dir, "nope", "x.npy"), Dtype{'f', 4, '<'}, []int{2},
+			"cannot create " + filepath.Join(dir, "nope", "x.npy") + ": folder " + filepath.Join(dir, "nope") + ": no such file or directory", fs.ErrNotExist},
+		{"directory target", dir, Dtype{'f', 4, '<'}, []int{2}, "it is a directory", nil},
+		{"negative dimension", filepath.Join(dir, "x.npy"), Dtype{'f', 4, '<'}, []int{-1, 2}, "shape (-1, 2) of 4-byte elements is negative or too large", nil},
+		{"overflow", filepath.Join(dir, "x.npy"), Dtype{'f', 8, '<'}, []int{1 << 62, 4}, "is negative or too large", nil},
+		{"33-d", filepath.Join(dir, "x.npy"), Dtype{'f', 8, '<'}, make([]int, 33), "more than 32", nil},
+		{"bad dtype", filepath.Join(dir, "x.npy"), Dtype{'f', 3, '<'}, []int{2}, "unknown dtype '<f3'", ErrUnsupported},
+		{"stdout without writer", "-", Dtype{'f', 4, '<'}, []int{2}, "no standard output", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			o, err := Create(tc.path, nil, tc.dtype, tc.shape)
+			if err == nil {
+				o.Abort()
+				t.Fatalf("Create succeeded, want an error containing %q", tc.want)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %q does not contain %q", err, tc.want)
+			}
+			if tc.is != nil && !errors.Is(err, tc.is) {
+				t.Fatalf("error %q is not %v", err, tc.is)
+			}
+			checkMessage(t, err.Error())
+		})
+	}
+	assertOnly(t, dir)
+}
+
+func TestCommitRenameFailureKeepsNothing(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "x.npy")
+	o, err := Create(path, nil, Dtype{'u', 1, '|'}, []int{4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A directory appearing at the target makes the rename fail.
+	if err := os.Mkdir(path, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(path, "f"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err = o.Commit()
+	if err == nil || !strings.Contains(err.Error(), path) {
+		t.Fatalf("Commit error = %v, want one naming %s", err, path)
+	}
+	assertOnly(t, dir, "x.npy")
+	if fi, _ := os.Stat(path); !fi.IsDir() {
+		t.Fatal("the directory at the target was replaced")
+	}
+}
+
+func TestRemoveTemps(t *testing.T) {
+	dir := t.TempDir()
+	var outs []*Output
+	for i := range 4 {
+		o, err := Create(filepath.Join(dir, strings.Repeat("a", i+1)+".npy"), nil, Dtype{'f', 4, '<'}, []int{1000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		outs = append(outs, o)
+	}
+	// Writers keep filling their mappings while the temporaries go.
+	var wg sync.WaitGroup
+	for _, o := range outs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 100 {
+				fill(o.Data)
+			}
+		}()
+	}
+	RemoveTemps()
+	RemoveTemps()
+	wg.Wait()
+	assertOnly(t, dir)
+	for _, o := range outs {
+		if err := o.Commit(); err == nil {
+			t.Fatal("Commit after RemoveTemps succeeded")
+		}
+		o.Abort()
+	}
+	assertOnly(t, dir)
+}
+
+func TestRemoveTempsConcurrentWithCreate(t *testing.T) {
+	dir := t.TempDir()
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range 20 {
+				o, err := Create(filepath.Join(dir, strings.Repeat("b", i+1)+".npy"), nil, Dtype{'u', 1, '|'}, []int{j})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if j%2 == 0 {
+					o.Commit() // may fail when RemoveTemps got there first
+				} else {
+					o.Abort()
+				}
+			}
+		}()
+	}
+	for range 50 {
+		RemoveTemps()
+	}
+	wg.Wait()
+	RemoveTemps()
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".tmp") {
+			t.Errorf("temporary %s left behind", e.Name())
+		}
+	}
+}

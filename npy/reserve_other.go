@@ -1,0 +1,11 @@
+//go:build !linux
+
+package npy
+
+import "os"
+
+const populateFlag = 0
+
+// reserve cannot allocate disk ahead of writing on this system, so outputs
+// are buffered in memory and a full disk fails at Commit.
+func reserve(f *os.File, size int64) error { return errNoReserve }
