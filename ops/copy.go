@@ -80,9 +80,19 @@ func CopyNaive(dst []byte, src View) error {
 // costs more than it saves.
 var parallelMin = 1 << 18
 
-// run executes the plan. The work items are the outer loops followed by the
-// blocks of rows and cols; chunks of consecutive items go to the threads.
+// run executes the plan on the storage of its view.
 func (p *plan) run(dst, src []byte, opt Options) {
+	srcBase := unsafe.Add(unsafe.Pointer(unsafe.SliceData(src)), p.base)
+	p.runAt(unsafe.Pointer(unsafe.SliceData(dst)), srcBase, opt.threads(), opt.Done)
+}
+
+// runAt executes the plan with the source's first element at srcBase and
+// the destination at dstBase. The work items are the outer loops followed by
+// the blocks of rows and cols; chunks of consecutive items go to the threads.
+func (p *plan) runAt(dstBase, srcBase unsafe.Pointer, threads int, done *atomic.Int64) {
+	if p.bytes == 0 {
+		return
+	}
 	loops := make([]loop, 0, len(p.outer)+2)
 	loops = append(loops, p.outer...)
 	loops = append(loops,
@@ -94,23 +104,12 @@ func (p *plan) run(dst, src []byte, opt Options) {
 		items *= l.n
 		shape[k] = l.n
 	}
-	threads := opt.threads()
 	if p.bytes < parallelMin || items == 1 {
 		threads = 1
 	}
-	// Enough chunks to balance uneven threads, few enough that each one is
-	// worth its start-up divisions.
-	chunks := min(items, threads*8)
-	if threads == 1 {
-		chunks = 1
-	}
 	calc := NewOffsetCalculator(shape, srcSteps(loops), dstSteps(loops))
-	srcBase := unsafe.Add(unsafe.Pointer(unsafe.SliceData(src)), p.base)
-	dstBase := unsafe.Pointer(unsafe.SliceData(dst))
-	body := p.body()
-
-	work := func(c int) {
-		lo, hi := c*items/chunks, (c+1)*items/chunks
+	parallel(items, threads, func(lo, hi int) {
+		body := p.body()
 		idx := make([]int, len(loops))
 		so, do := calc.Index(lo, idx)
 		nr, nc := len(loops)-2, len(loops)-1
@@ -131,14 +130,21 @@ func (p *plan) run(dst, src []byte, opt Options) {
 				idx[k] = 0
 			}
 		}
-		if opt.Done != nil {
-			opt.Done.Add(int64((hi - lo) * (p.bytes / items)))
+		if done != nil {
+			done.Add(int64((hi - lo) * (p.bytes / items)))
 		}
-	}
-	if chunks == 1 {
-		work(0)
+	})
+}
+
+// parallel calls work on consecutive ranges covering [0, items): on this
+// goroutine when threads is 1, else in chunks (several per thread, so an
+// uneven thread does not hold up the rest) handed out to threads goroutines.
+func parallel(items, threads int, work func(lo, hi int)) {
+	if threads <= 1 || items <= 1 {
+		work(0, items)
 		return
 	}
+	chunks := min(items, threads*8)
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for t := 0; t < min(threads, chunks); t++ {
@@ -146,7 +152,7 @@ func (p *plan) run(dst, src []byte, opt Options) {
 		go func() {
 			defer wg.Done()
 			for c := int(next.Add(1) - 1); c < chunks; c = int(next.Add(1) - 1) {
-				work(c)
+				work(c*items/chunks, (c+1)*items/chunks)
 			}
 		}()
 	}
