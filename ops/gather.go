@@ -51,8 +51,8 @@ func Take(dst []byte, v View, axis int, idx []int, opt Options) error {
 	if ni == 1 {
 		// One element per index: a tight loop over the indices per outer row.
 		gather := pickGather(v.Elem)
-		oidx := make([]int, len(outer.Shape))
 		parallel(no, threads, func(lo, hi int) {
+			oidx := make([]int, len(outer.Shape))
 			for o := lo; o < hi; o++ {
 				off, _ := ocalc.Index(o, oidx)
 				gather(unsafe.Add(dstBase, o*m*v.Elem), unsafe.Add(srcBase, off), idx, sa)
