@@ -168,3 +168,12 @@ func parseInts(flag, s string) ([]int, error) {
 	}
 	return out, nil
 }
+
+// parseInt reads one integer option value.
+func parseInt(flag, s string) (int, error) {
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil {
+		return 0, usagef("--%s %q is not an integer", flag, s)
+	}
+	return n, nil
+}

@@ -24,6 +24,9 @@ var Version = "0.1.0-dev"
 var Commands = []*cli.Command{
 	infoCommand,
 	transposeCommand,
+	diagonalCommand,
+	gatherCommand,
+	gatherElementsCommand,
 }
 
 // Exit codes of the command-line contract.

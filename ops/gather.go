@@ -207,3 +207,47 @@ func gatherAlong[E any](dst, src unsafe.Pointer, idx []int, step, sa int) {
 		d[j] = *(*E)(unsafe.Add(src, j*step+k*sa))
 	}
 }
+
+// TakeFlat writes numpy.take(v, idx) without an axis: v is read as if
+// ravelled in C order, whatever its strides, so a Fortran or strided source
+// needs no copy. Each flat index becomes an element offset through the
+// offset calculator's precomputed divisors; idx holds resolved indices in
+// [0, v.Count()).
+func TakeFlat(dst []byte, v View, idx []int, opt Options) error {
+	if err := v.Check(); err != nil {
+		return err
+	}
+	n := v.Count()
+	if len(dst) != len(idx)*v.Elem {
+		return fmt.Errorf("destination holds %d bytes, take writes %d", len(dst), len(idx)*v.Elem)
+	}
+	for _, k := range idx {
+		if k < 0 || k >= n {
+			return fmt.Errorf("index %d is out of bounds for size %d", k, n)
+		}
+	}
+	if len(idx) == 0 {
+		return nil
+	}
+	calc := NewOffsetCalculator(v.Shape, v.Strides)
+	srcBase := unsafe.Add(unsafe.Pointer(unsafe.SliceData(v.Data)), v.Offset*v.Elem)
+	dstBase := unsafe.Pointer(unsafe.SliceData(dst))
+	threads := opt.threads()
+	if len(dst) < parallelMin {
+		threads = 1
+	}
+	gather := pickGather(v.Elem)
+	const batch = 1024
+	parallel(ceilDiv(len(idx), batch), threads, func(lo, hi int) {
+		pos := make([]int, len(v.Shape))
+		offs := make([]int, batch)
+		for b := lo; b < hi; b++ {
+			ks := idx[b*batch : min(len(idx), (b+1)*batch)]
+			for j, k := range ks {
+				offs[j], _ = calc.Index(k, pos)
+			}
+			gather(unsafe.Add(dstBase, b*batch*v.Elem), srcBase, offs[:len(ks)], v.Elem)
+		}
+	})
+	return nil
+}

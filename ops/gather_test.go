@@ -292,3 +292,37 @@ func TestIndices(t *testing.T) {
 		})
 	}
 }
+
+func TestTakeFlatMatchesNaive(t *testing.T) {
+	old := parallelMin
+	parallelMin = 0
+	t.Cleanup(func() { parallelMin = old })
+	r := rand.New(rand.NewPCG(11, 12))
+	for i := 0; i < 2000; i++ {
+		v := randomView(r)
+		n := v.Count()
+		if n == 0 {
+			continue
+		}
+		idx := make([]int, r.IntN(3000))
+		for k := range idx {
+			idx[k] = r.IntN(n)
+		}
+		flat := make([]byte, n*v.Elem)
+		if err := CopyNaive(flat, v); err != nil {
+			t.Fatal(err)
+		}
+		var want []byte
+		for _, k := range idx {
+			want = append(want, flat[k*v.Elem:(k+1)*v.Elem]...)
+		}
+		buf, got := guarded(len(want))
+		if err := TakeFlat(got, v, idx, Options{Threads: 1 + r.IntN(3)}); err != nil {
+			t.Fatal(err)
+		}
+		checkGuards(t, buf, len(want))
+		if !bytes.Equal(got, want) {
+			t.Fatalf("%d %s: flat take differs", i, describe(v))
+		}
+	}
+}

@@ -46,7 +46,7 @@ type IndexError struct {
 
 func (e *IndexError) Error() string {
 	pos := ""
-	if e.Position != nil {
+	if len(e.Position) > 0 {
 		parts := make([]string, len(e.Position))
 		for i, p := range e.Position {
 			parts[i] = fmt.Sprint(p)

@@ -1,0 +1,47 @@
+package cmd
+
+import (
+	"github.com/urfave/cli/v2"
+
+	"strider/npy"
+)
+
+var diagonalCommand = &cli.Command{
+	Name:      "diagonal",
+	Usage:     "take diagonals (numpy.diagonal, torch.diagonal)",
+	ArgsUsage: "IN",
+	Description: `Writes numpy.diagonal(a, offset, axis1, axis2): both axes are removed and the
+diagonal is appended as the last axis. Offsets past either end give an empty
+axis. The input is memory-mapped, so only the pages on the diagonal are read.
+
+Examples:
+   strider diagonal m.npy -o d.npy
+   strider diagonal --offset -1 --axis1 1 --axis2 2 batch.npy -o d.npy`,
+	Flags: withShared(
+		&cli.IntFlag{Name: "offset", Usage: "diagonal `K`: above the main one when positive, below when negative"},
+		&cli.IntFlag{Name: "axis1", Aliases: []string{"dim1"}, Value: 0, Usage: "first axis `A` of the 2-d planes"},
+		&cli.IntFlag{Name: "axis2", Aliases: []string{"dim2"}, Value: 1, Usage: "second axis `B` of the 2-d planes"},
+	),
+	Action: runDiagonal,
+}
+
+func runDiagonal(c *cli.Context) error {
+	spec, err := oneInput(c, "input IN")
+	if err != nil {
+		return err
+	}
+	opt, err := options(c)
+	if err != nil {
+		return err
+	}
+	in, err := openInput(spec, npy.AccessSparse)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	d, err := in.view.Diagonal(c.Int("offset"), c.Int("axis1"), c.Int("axis2"))
+	if err != nil {
+		return err
+	}
+	return writeView(c, in.Dtype, d, opt)
+}

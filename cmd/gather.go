@@ -1,0 +1,103 @@
+package cmd
+
+import (
+	"sync/atomic"
+
+	"github.com/urfave/cli/v2"
+
+	"strider/npy"
+	"strider/ops"
+)
+
+var gatherCommand = &cli.Command{
+	Name:      "gather",
+	Usage:     "take elements along an axis (numpy.take, ONNX Gather, torch.index_select)",
+	ArgsUsage: "IN",
+	Description: `Writes numpy.take(a, indices, axis, mode): the axis is replaced by the index
+array's shape. Without --axis the input is flattened first, as NumPy does.
+Indices come from a .npy of any integer dtype (--indices) or a NumPy literal
+(--index 3, --index [3,1,-1], --index [[0,1],[2,3]]); a scalar index removes
+the axis. Modes: raise (default; negative indices count from the end, any
+index outside [-n, n) is an error found before anything is written), wrap
+(floor modulo) and clip (to [0, n-1]; negative indices become 0).
+
+Examples:
+   strider gather --index [2,0] --axis 1 m.npy -o cols.npy
+   strider gather --indices idx.npy --axis 0 --mode wrap m.npy -o rows.npy
+   strider gather --index -1 v.npy -o last.npy`,
+	Flags: withShared(
+		&cli.StringFlag{Name: "indices", Usage: "read the indices from `IDX.npy`"},
+		&cli.StringFlag{Name: "index", Usage: "indices as a NumPy `LITERAL`"},
+		&cli.StringFlag{Name: "axis", Usage: "axis `A` to take along (default: the flattened array)"},
+		&cli.StringFlag{Name: "mode", Value: "raise", Usage: "out-of-range indices: `raise`, wrap or clip"},
+	),
+	Action: runGather,
+}
+
+// indexSource reads --indices or --index, exactly one of them.
+func indexSource(c *cli.Context, literalAllowed bool) (indexArray, error) {
+	file, lit := c.IsSet("indices"), literalAllowed && c.IsSet("index")
+	switch {
+	case file && lit:
+		return indexArray{}, usagef("give --indices or --index, not both")
+	case file:
+		return readIndexFile(c.String("indices"))
+	case lit:
+		return parseIndexLiteral(c.String("index"))
+	case literalAllowed:
+		return indexArray{}, usagef("missing --indices IDX.npy or --index LITERAL")
+	}
+	return indexArray{}, usagef("missing --indices IDX.npy")
+}
+
+func runGather(c *cli.Context) error {
+	spec, err := oneInput(c, "input IN")
+	if err != nil {
+		return err
+	}
+	opt, err := options(c)
+	if err != nil {
+		return err
+	}
+	mode, err := ops.ParseMode(c.String("mode"))
+	if err != nil {
+		return usagef("--%v", err)
+	}
+	ix, err := indexSource(c, true)
+	if err != nil {
+		return err
+	}
+	defer ix.close()
+	in, err := openInput(spec, npy.AccessSparse)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	v := in.view
+
+	if !c.IsSet("axis") {
+		idx, err := ix.resolve(v.Count(), 0, mode)
+		if err != nil {
+			return err
+		}
+		return writeResult(c, in.Dtype, ix.shape, func(dst []byte, done *atomic.Int64) error {
+			return ops.TakeFlat(dst, v, idx, opt)
+		})
+	}
+	a, err := parseInt("axis", c.String("axis"))
+	if err != nil {
+		return err
+	}
+	axis, err := ops.NormalizeAxis(a, len(v.Shape))
+	if err != nil {
+		return err
+	}
+	idx, err := ix.resolve(v.Shape[axis], axis, mode)
+	if err != nil {
+		return err
+	}
+	return writeResult(c, in.Dtype, ops.TakeShape(v.Shape, axis, ix.shape), func(dst []byte, done *atomic.Int64) error {
+		opt.Done = done
+		return ops.Take(dst, v, axis, idx, opt)
+	})
+}

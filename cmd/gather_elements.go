@@ -1,0 +1,71 @@
+package cmd
+
+import (
+	"fmt"
+	"sync/atomic"
+
+	"github.com/urfave/cli/v2"
+
+	"strider/npy"
+	"strider/ops"
+)
+
+var gatherElementsCommand = &cli.Command{
+	Name:      "gather-elements",
+	Usage:     "pick one element per index along an axis (numpy.take_along_axis, torch.gather)",
+	ArgsUsage: "IN",
+	Description: `Writes numpy.take_along_axis(a, indices, axis) = torch.gather(a, axis, indices)
+(ONNX GatherElements). The indices have the input's number of dimensions and
+give the output's shape; off the axis their extents must not exceed the
+input's (torch.gather's rule). Negative indices count from the end.
+
+Examples:
+   strider gather-elements --indices order.npy scores.npy -o picked.npy
+   strider gather-elements --indices idx.npy --axis 0 m.npy -o g.npy`,
+	Flags: withShared(
+		&cli.StringFlag{Name: "indices", Usage: "read the indices from `IDX.npy`"},
+		&cli.IntFlag{Name: "axis", Aliases: []string{"dim"}, Value: -1, Usage: "axis `A` to gather along"},
+	),
+	Action: runGatherElements,
+}
+
+func runGatherElements(c *cli.Context) error {
+	spec, err := oneInput(c, "input IN")
+	if err != nil {
+		return err
+	}
+	opt, err := options(c)
+	if err != nil {
+		return err
+	}
+	ix, err := indexSource(c, false)
+	if err != nil {
+		return err
+	}
+	defer ix.close()
+	in, err := openInput(spec, npy.AccessSparse)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	v := in.view
+	if len(ix.shape) != len(v.Shape) {
+		return fmt.Errorf("indices and array must have the same number of dimensions: indices %s, array %s", pyTuple(ix.shape), pyTuple(v.Shape))
+	}
+	axis, err := ops.NormalizeAxis(c.Int("axis"), len(v.Shape))
+	if err != nil {
+		return err
+	}
+	for k, e := range ix.shape {
+		if k != axis && e > v.Shape[k] {
+			return fmt.Errorf("index shape %s exceeds the array's %s on axis %d (%d > %d)", pyTuple(ix.shape), pyTuple(v.Shape), k, e, v.Shape[k])
+		}
+	}
+	idx, err := ix.resolve(v.Shape[axis], axis, ops.Raise)
+	if err != nil {
+		return err
+	}
+	return writeResult(c, in.Dtype, ix.shape, func(dst []byte, done *atomic.Int64) error {
+		return ops.TakeAlongAxis(dst, v, axis, ix.shape, idx, opt)
+	})
+}

@@ -1,0 +1,63 @@
+package cmd
+
+import (
+	"encoding/binary"
+	"fmt"
+	"os"
+
+	"strider/npy"
+	"strider/ops"
+)
+
+// indexArray is an index array read from a file or a literal, before its
+// values are resolved against an axis.
+type indexArray struct {
+	shape  []int
+	view   ops.View
+	format ops.IntFormat
+	close  func() error
+}
+
+// readIndexFile opens an index .npy of any integer dtype and byte order.
+func readIndexFile(spec string) (indexArray, error) {
+	a, err := npy.Open(spec, os.Stdin, npy.AccessAll)
+	if err != nil {
+		return indexArray{}, fmt.Errorf("--indices %s: %w", displayName(spec), err)
+	}
+	d := a.Dtype
+	if d.Kind != 'i' && d.Kind != 'u' {
+		a.Close()
+		what := map[byte]string{'b': "booleans", 'f': "floats", 'c': "complex numbers"}[d.Kind]
+		return indexArray{}, fmt.Errorf("--indices %s: indices must be integers, not %s (%s %s)", displayName(spec), what, d.Name(), d.Descr())
+	}
+	return indexArray{
+		shape:  a.Shape,
+		view:   ops.View{Elem: d.Size, Shape: a.Shape, Strides: a.Strides(), Data: a.Data},
+		format: ops.IntFormat{Size: d.Size, Signed: d.Kind == 'i', BigEndian: d.Order == '>'},
+		close:  a.Close,
+	}, nil
+}
+
+// parseIndexLiteral turns --index text into an int64 index array.
+func parseIndexLiteral(s string) (indexArray, error) {
+	shape, vals, err := ops.ParseIndexLiteral(s)
+	if err != nil {
+		return indexArray{}, usagef("--index: %v", err)
+	}
+	data := make([]byte, 8*len(vals))
+	for i, v := range vals {
+		binary.LittleEndian.PutUint64(data[8*i:], uint64(v))
+	}
+	return indexArray{
+		shape:  shape,
+		view:   ops.Contiguous(8, shape, data),
+		format: ops.IntFormat{Size: 8, Signed: true},
+		close:  func() error { return nil },
+	}, nil
+}
+
+// resolve checks every index against an axis of size n and returns them in
+// C order within [0, n).
+func (ix indexArray) resolve(n, axis int, mode ops.Mode) ([]int, error) {
+	return ops.Indices(ix.view, ix.format, n, axis, mode)
+}
