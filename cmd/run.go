@@ -27,6 +27,9 @@ var Commands = []*cli.Command{
 	diagonalCommand,
 	gatherCommand,
 	gatherElementsCommand,
+	trilIndicesCommand,
+	triuIndicesCommand,
+	sortCommand,
 }
 
 // Exit codes of the command-line contract.
