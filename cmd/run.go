@@ -30,6 +30,8 @@ var Commands = []*cli.Command{
 	trilIndicesCommand,
 	triuIndicesCommand,
 	sortCommand,
+	sliceCommand,
+	compareCommand,
 }
 
 // Exit codes of the command-line contract.
