@@ -47,9 +47,12 @@ def make_inputs(work, quick):
     """Writes the benchmark inputs once (they are reused between runs)."""
     rng = np.random.default_rng(0)
     n = 2048 if quick else 8192
+    g = 1024 if quick else 4096
     files = {
         "big": (f"f32_{n}x{n}.npy", lambda: rng.random((n, n), dtype=np.float32)),
         "small": ("f32_16x16.npy", lambda: rng.random((16, 16), dtype=np.float32)),
+        "mid": (f"f32_{g}x{g}.npy", lambda: rng.random((g, g), dtype=np.float32)),
+        "idx": (f"idx_{g}.npy", lambda: rng.integers(0, g, g, dtype=np.int64)),
     }
     paths = {}
     for key, (name, make) in files.items():
@@ -64,17 +67,33 @@ def cases(strider, paths, work):
     """Each case: (name, [(label, argv, output or None)]). The first command
     is strider; outputs with a path are compared with strider's."""
     out = lambda tag: os.path.join(work, f"out_{tag}.npy")
+    torch_save = "np.save({o!r}, ({expr}).numpy())"
     result = []
     for key in ("big", "small"):
         src = paths[key]
         shape = np.load(src, mmap_mode="r").shape
-        label = f"transpose f32 {shape[0]}x{shape[1]}"
-        result.append((label, [
+        result.append((f"transpose f32 {shape[0]}x{shape[1]}", [
             ("strider", [strider, "transpose", src, "-o", out("s")], out("s")),
             ("numpy", py(f"import numpy as np; np.save({out('n')!r}, np.ascontiguousarray(np.load({src!r}).T))"), out("n")),
-            ("torch", py(f"import numpy as np, torch; np.save({out('t')!r}, torch.from_numpy(np.load({src!r})).permute(1, 0).contiguous().numpy())"), out("t")),
+            ("torch", py("import numpy as np, torch; " + torch_save.format(o=out("t"), expr=f"torch.from_numpy(np.load({src!r})).permute(1, 0).contiguous()")), out("t")),
             ("cp", ["cp", src, out("c")], None),
         ]))
+    src, idx = paths["mid"], paths["idx"]
+    shape = np.load(src, mmap_mode="r").shape
+    m = np.load(idx, mmap_mode="r").shape[0]
+    for axis in (0, 1):
+        result.append((f"gather f32 {shape[0]}x{shape[1]} axis {axis}, {m} indices", [
+            ("strider", [strider, "gather", "--indices", idx, "--axis", str(axis), src, "-o", out("s")], out("s")),
+            ("numpy", py(f"import numpy as np; np.save({out('n')!r}, np.take(np.load({src!r}), np.load({idx!r}), axis={axis}))"), out("n")),
+            ("torch", py("import numpy as np, torch; " + torch_save.format(o=out("t"), expr=f"torch.index_select(torch.from_numpy(np.load({src!r})), {axis}, torch.from_numpy(np.load({idx!r})))")), out("t")),
+        ]))
+    src = paths["big"]
+    shape = np.load(src, mmap_mode="r").shape
+    result.append((f"diagonal f32 {shape[0]}x{shape[1]}", [
+        ("strider", [strider, "diagonal", src, "-o", out("s")], out("s")),
+        ("numpy mmap", py(f"import numpy as np; np.save({out('n')!r}, np.ascontiguousarray(np.diagonal(np.load({src!r}, mmap_mode='r'))))"), out("n")),
+        ("torch", py("import numpy as np, torch; " + torch_save.format(o=out("t"), expr=f"torch.from_numpy(np.load({src!r})).diagonal().contiguous()")), out("t")),
+    ]))
     return result
 
 
