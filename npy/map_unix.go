@@ -29,7 +29,13 @@ func mapFile(f *os.File, length int64, populate bool) ([]byte, error) {
 	if populate {
 		flags |= populateFlag
 	}
-	return syscall.Mmap(int(f.Fd()), 0, int(length), syscall.PROT_READ, flags)
+	m, err := syscall.Mmap(int(f.Fd()), 0, int(length), syscall.PROT_READ, flags)
+	if err == nil && !populate {
+		// Sparse readers (diagonal, slice) jump around: no read-ahead, so a
+		// read touches only the pages it needs. Advice only; errors ignored.
+		_ = syscall.Madvise(m, syscall.MADV_RANDOM)
+	}
+	return m, err
 }
 
 // mapWritable maps the first length bytes of f read-write and shared, so
