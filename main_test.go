@@ -306,3 +306,22 @@ func TestCommandLine(t *testing.T) {
 		}
 	})
 }
+
+// TestInfoReadsOnlyTheHeader: a header promising 1 GiB with no data after it
+// is described from standard input, so info never waits for or reads data.
+func TestInfoReadsOnlyTheHeader(t *testing.T) {
+	hdr := "{'descr': '<f4', 'fortran_order': False, 'shape': (16384, 16384), }"
+	pad := 64 - (10+len(hdr)+1)%64
+	text := hdr + strings.Repeat(" ", pad) + "\n"
+	b := append([]byte("\x93NUMPY\x01\x00"), byte(len(text)), byte(len(text)>>8))
+	b = append(b, text...)
+	r := run(t, b, "info", "--json", "-")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if !strings.Contains(string(r.stdout), `"nbytes":1073741824`) {
+		t.Fatalf("unexpected info: %s", r.stdout)
+	}
+	// Every data-reading command refuses the same bytes.
+	wantError(t, run(t, b, "transpose", "-", "-o", filepath.Join(t.TempDir(), "x.npy")), "transpose")
+}
