@@ -36,9 +36,17 @@ step "fixtures are what gen_testdata.py writes"
 step "go test"
 go test -count=1 ./...
 
+step "go test -race (the parallel engine)"
+go test -count=1 -race ./ops
+
 step "fuzz ($FUZZTIME each)"
-go test -run '^$' -fuzz '^FuzzHeader$' -fuzztime "$FUZZTIME" ./npy
-go test -run '^$' -fuzz '^FuzzDivisor$' -fuzztime "$FUZZTIME" ./ops
+# Every fuzz target in the tree, found by name so new ones run without edits.
+for pkg in ./npy ./ops; do
+  for target in $(grep -ho '^func Fuzz[A-Za-z0-9_]*' "$pkg"/*_test.go | sed 's/^func //' | sort -u); do
+    echo "-- $pkg $target"
+    go test -run '^$' -fuzz "^${target}\$" -fuzztime "$FUZZTIME" "$pkg"
+  done
+done
 
 step "parity against NumPy and PyTorch"
 bin=$(mktemp -d)
