@@ -1,19 +1,123 @@
 package cmd
 
-import "github.com/urfave/cli/v2"
+import (
+	"strconv"
+	"strings"
+	"sync/atomic"
 
-// trilIndicesCommand and triuIndicesCommand are being written (issue 5).
+	"github.com/urfave/cli/v2"
+
+	"strider/npy"
+	"strider/ops"
+)
+
+// triFlags are tril-indices' and triu-indices' own options. --offset is read
+// as a decimal string (not an IntFlag, which would take 010 as octal), the
+// same way as ROWS and COLS.
+func triFlags() []cli.Flag {
+	return withShared(
+		&cli.StringFlag{Name: "offset", Aliases: []string{"k"}, Value: "0", Usage: "diagonal `K`: above the main one when positive, below when negative"},
+		&cli.StringFlag{Name: "dtype", Value: "int64", Usage: "integer type `T` of the indices: int64 or int32"},
+	)
+}
+
 var (
 	trilIndicesCommand = &cli.Command{
-		Name:   "tril-indices",
-		Usage:  "indices of the lower triangle (torch.tril_indices, numpy.tril_indices)",
-		Flags:  withShared(),
-		Action: func(c *cli.Context) error { return usagef("tril-indices is not implemented yet") },
+		Name:      "tril-indices",
+		Usage:     "indices of the lower triangle (torch.tril_indices, numpy.tril_indices)",
+		ArgsUsage: "ROWS [COLS]",
+		Description: `Writes torch.tril_indices(ROWS, COLS, K): a (2, N) array whose first row holds
+the row indices and second row the column indices of the pairs (r, c) with
+c - r <= K, in row-major order; equal to np.stack(np.tril_indices(ROWS, K, COLS)).
+COLS defaults to ROWS. Offsets beyond either corner give an empty or a full
+triangle.
+
+Examples:
+   strider tril-indices 4 -o t.npy
+   strider tril-indices 4 3 --offset -1 -o t.npy
+   strider tril-indices 5 --offset -2 --dtype int32 > t.npy`,
+		Flags:  triFlags(),
+		Action: runTri(false),
 	}
 	triuIndicesCommand = &cli.Command{
-		Name:   "triu-indices",
-		Usage:  "indices of the upper triangle (torch.triu_indices, numpy.triu_indices)",
-		Flags:  withShared(),
-		Action: func(c *cli.Context) error { return usagef("triu-indices is not implemented yet") },
+		Name:      "triu-indices",
+		Usage:     "indices of the upper triangle (torch.triu_indices, numpy.triu_indices)",
+		ArgsUsage: "ROWS [COLS]",
+		Description: `Writes torch.triu_indices(ROWS, COLS, K): a (2, N) array whose first row holds
+the row indices and second row the column indices of the pairs (r, c) with
+c - r >= K, in row-major order; equal to np.stack(np.triu_indices(ROWS, K, COLS)).
+COLS defaults to ROWS. Offsets beyond either corner give an empty or a full
+triangle.
+
+Examples:
+   strider triu-indices 4 -o t.npy
+   strider triu-indices 4 3 --offset 1 -o t.npy
+   strider triu-indices 5 --offset -2 --dtype int32 > t.npy`,
+		Flags:  triFlags(),
+		Action: runTri(true),
 	}
 )
+
+func runTri(upper bool) cli.ActionFunc {
+	return func(c *cli.Context) error {
+		args := c.Args().Slice()
+		if len(args) == 0 || len(args) > 2 {
+			return usagef("expected ROWS [COLS], got %d arguments (see strider %s --help)", len(args), c.Command.Name)
+		}
+		rows, err := parseSize("ROWS", args[0])
+		if err != nil {
+			return err
+		}
+		cols := rows
+		if len(args) == 2 {
+			if cols, err = parseSize("COLS", args[1]); err != nil {
+				return err
+			}
+		}
+		offset, err := parseInt("offset", c.String("offset"))
+		if err != nil {
+			return err
+		}
+		d, err := indexDtype(c.String("dtype"))
+		if err != nil {
+			return err
+		}
+		opt, err := options(c)
+		if err != nil {
+			return err
+		}
+		t, err := ops.NewTri(upper, rows, cols, offset)
+		if err != nil {
+			return err
+		}
+		if err := t.Check(d.Size); err != nil {
+			return err
+		}
+		return writeResult(c, d, []int{2, t.Len()}, func(dst []byte, done *atomic.Int64) error {
+			opt.Done = done
+			return t.Fill(dst, d.Size, opt)
+		})
+	}
+}
+
+// parseSize reads ROWS or COLS: a decimal integer, 0 or more.
+func parseSize(what, s string) (int, error) {
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil {
+		return 0, usagef("%s %q is not an integer", what, s)
+	}
+	if n < 0 {
+		return 0, usagef("%s %d is negative; a matrix has 0 or more %s", what, n, strings.ToLower(what))
+	}
+	return n, nil
+}
+
+// indexDtype reads --dtype: int64 or int32 by any name NumPy gives them
+// ("int64", "i8", "<i8", "int32", "i4", ...), little-endian.
+func indexDtype(s string) (npy.Dtype, error) {
+	d, err := npy.ParseDescr(strings.TrimSpace(s))
+	if err != nil || d.Kind != 'i' || d.Size != 4 && d.Size != 8 || d.Order != '<' {
+		return npy.Dtype{}, usagef("--dtype %q is not int64 or int32", s)
+	}
+	return d, nil
+}
