@@ -94,6 +94,12 @@ def cases(strider, paths, work):
         ("numpy mmap", py(f"import numpy as np; np.save({out('n')!r}, np.ascontiguousarray(np.diagonal(np.load({src!r}, mmap_mode='r'))))"), out("n")),
         ("torch", py("import numpy as np, torch; " + torch_save.format(o=out("t"), expr=f"torch.from_numpy(np.load({src!r})).diagonal().contiguous()")), out("t")),
     ]))
+    for n in ((1024, 4096) if "1024" in paths["mid"] else (4096, 16384)):
+        result.append((f"tril-indices {n}", [
+            ("strider", [strider, "tril-indices", str(n), "-o", out("s")], out("s")),
+            ("numpy", py(f"import numpy as np; np.save({out('n')!r}, np.stack(np.tril_indices({n})))"), out("n")),
+            ("torch", py("import numpy as np, torch; " + torch_save.format(o=out("t"), expr=f"torch.tril_indices({n}, {n})")), out("t")),
+        ]))
     return result
 
 
