@@ -1,11 +1,408 @@
 package cmd
 
-import "github.com/urfave/cli/v2"
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"sync/atomic"
 
-// compareCommand is being written (issue 6).
+	"github.com/urfave/cli/v2"
+
+	"strider/npy"
+	"strider/ops"
+)
+
 var compareCommand = &cli.Command{
-	Name:   "compare",
-	Usage:  "compare two arrays (numpy.testing.assert_allclose); exit 1 when they differ",
-	Flags:  withShared(),
-	Action: func(c *cli.Context) error { return usagef("compare is not implemented yet") },
+	Name:      "compare",
+	Usage:     "compare two arrays (numpy.testing.assert_allclose); exit 1 when they differ",
+	ArgsUsage: "ACTUAL DESIRED",
+	Description: `Compares ACTUAL with DESIRED as numpy.testing.assert_allclose does: elements
+are close when |actual - desired| <= atol + rtol * |desired|. NaN equals NaN
+(unless --equal-nan=false) and an infinity only the same infinity. Integers
+and bools are compared exactly, whatever their widths and signs; with a float
+on either side the comparison is in float64, with a complex one by the
+magnitude of the difference. Shapes must be equal, except that a 0-d array
+on either side is compared with every element of the other, as NumPy does.
+
+--exact demands the same shape, the same dtype (byte order included) and the
+same bytes in every element, compared in one parallel pass over the files.
+
+Equal arrays: exit 0 and no output (--json prints the report). Different:
+NumPy's summary on standard output (mismatched elements, max absolute and
+relative difference, the index and values of the worst element) and exit 1;
+--json prints one JSON object instead. Errors (unreadable files): exit 2.
+
+Examples:
+   strider compare out.npy ref.npy
+   strider compare out.npy ref.npy --rtol 1e-5 --atol 1e-8
+   strider compare --exact out.npy ref.npy && echo identical
+   strider compare --json out.npy ref.npy | jq .mismatched`,
+	Flags: []cli.Flag{
+		&cli.Float64Flag{Name: "rtol", Value: 1e-7, Usage: "relative tolerance `R`"},
+		&cli.Float64Flag{Name: "atol", Value: 0, Usage: "absolute tolerance `A`"},
+		&cli.BoolFlag{Name: "equal-nan", Value: true, Usage: "NaN equals NaN (--equal-nan=false: NaN is never close)"},
+		&cli.BoolFlag{Name: "exact", Usage: "demand equal shape, dtype and bytes"},
+		&cli.BoolFlag{Name: "json", Usage: "print one JSON object (also when equal)"},
+		deviceFlag, threadsFlag, quietFlag,
+	},
+	Action: runCompare,
+}
+
+// compareReport is what compare prints, as text or JSON.
+type compareReport struct {
+	Equal        bool            `json:"equal"`
+	Mismatched   *int            `json:"mismatched"`
+	Total        *int            `json:"total"`
+	MaxAbsDiff   json.RawMessage `json:"max_abs_diff"`
+	MaxRelDiff   json.RawMessage `json:"max_rel_diff"`
+	WorstIndex   []int           `json:"worst_index"`
+	Actual       json.RawMessage `json:"actual"`
+	Desired      json.RawMessage `json:"desired"`
+	ShapeActual  []int           `json:"shape_actual"`
+	ShapeDesired []int           `json:"shape_desired"`
+	DtypeActual  string          `json:"dtype_actual"`
+	DtypeDesired string          `json:"dtype_desired"`
+	RTol         float64         `json:"rtol"`
+	ATol         float64         `json:"atol"`
+	Exact        bool            `json:"exact"`
+	// Reason says why the arrays differ when no count says it:
+	// "shape mismatch", "dtype mismatch", "nan location mismatch", ...
+	Reason string `json:"reason,omitempty"`
+
+	lines []string // the text report's body
+}
+
+var jsonNull = json.RawMessage("null")
+
+func runCompare(c *cli.Context) error {
+	if c.NArg() != 2 {
+		return usagef("expected ACTUAL and DESIRED, got %d arguments (see strider compare --help)", c.NArg())
+	}
+	specA, specD := c.Args().Get(0), c.Args().Get(1)
+	if specA == "-" && specD == "-" {
+		return usagef("only one of ACTUAL and DESIRED can be standard input")
+	}
+	opt, err := options(c)
+	if err != nil {
+		return err
+	}
+	tol := ops.Tolerance{RTol: c.Float64("rtol"), ATol: c.Float64("atol"), EqualNaN: c.Bool("equal-nan")}
+	for _, t := range []struct {
+		name string
+		v    float64
+	}{{"rtol", tol.RTol}, {"atol", tol.ATol}} {
+		if math.IsNaN(t.v) || t.v < 0 {
+			return usagef("--%s %v: a tolerance must be a number >= 0", t.name, t.v)
+		}
+	}
+	a, err := openInput(specA, npy.AccessAll)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	d, err := openInput(specD, npy.AccessAll)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+
+	r := &compareReport{
+		MaxAbsDiff: jsonNull, MaxRelDiff: jsonNull, Actual: jsonNull, Desired: jsonNull,
+		ShapeActual: nonNil(a.Shape), ShapeDesired: nonNil(d.Shape),
+		DtypeActual: a.Dtype.Descr(), DtypeDesired: d.Dtype.Descr(),
+		RTol: tol.RTol, ATol: tol.ATol, Exact: c.Bool("exact"),
+	}
+	var done atomic.Int64
+	stop := startProgress(c, int64(len(a.Data)+len(d.Data)), &done)
+	opt.Done = &done
+	if r.Exact {
+		err = compareExact(r, a, d, tol, opt)
+	} else {
+		err = compareClose(r, a, d, tol, opt)
+	}
+	stop()
+	if err != nil {
+		return err
+	}
+	if err := r.print(os.Stdout, c.Bool("json"), specA, specD, a.Dtype, d.Dtype); err != nil {
+		return err
+	}
+	if !r.Equal {
+		return errDifferent
+	}
+	return nil
+}
+
+func nonNil(s []int) []int {
+	if s == nil {
+		return []int{}
+	}
+	return s
+}
+
+func elemFormat(d npy.Dtype) ops.ElemFormat {
+	return ops.ElemFormat{Kind: d.Kind, Size: d.Size, BigEndian: d.Order == '>'}
+}
+
+// dtypeString is how NumPy prints a dtype in messages: its name when
+// native, its descr (">f4") when not.
+func dtypeString(d npy.Dtype) string {
+	if d.Native() {
+		return d.Name()
+	}
+	return d.Descr()
+}
+
+// compareClose fills r with assert_allclose's verdict.
+func compareClose(r *compareReport, a, d input, tol ops.Tolerance, opt ops.Options) error {
+	if !broadcastable(a.Shape, d.Shape) {
+		r.Reason = "shape mismatch"
+		r.lines = append(r.lines, fmt.Sprintf("(shapes %s, %s mismatch)", pyShape(a.Shape), pyShape(d.Shape)))
+		return nil
+	}
+	va, vd, err := broadcastPair(a.view, d.view)
+	if err != nil {
+		return err
+	}
+	fa, fd := elemFormat(a.Dtype), elemFormat(d.Dtype)
+	res, err := ops.AllClose(va, fa, vd, fd, tol, opt)
+	if err != nil {
+		return err
+	}
+	r.Equal = res.Mismatched == 0
+	r.Mismatched, r.Total = &res.Mismatched, &res.Total
+	if res.HasDiff {
+		r.MaxAbsDiff = jsonDiff(res.MaxAbs)
+		r.MaxRelDiff = jsonFloat(res.MaxRel)
+	}
+	if r.Equal {
+		return nil
+	}
+	for _, loc := range []struct {
+		bad  bool
+		what string
+	}{{res.NaNLocation, "nan"}, {res.PosInfLocation, "+inf"}, {res.NegInfLocation, "-inf"}} {
+		if loc.bad {
+			if r.Reason == "" {
+				r.Reason = loc.what + " location mismatch"
+			}
+			r.lines = append(r.lines, fmt.Sprintf("x and y %s location mismatch", loc.what))
+		}
+	}
+	r.lines = append(r.lines, mismatchLine(res.Mismatched, res.Total))
+	if res.HasDiff {
+		r.lines = append(r.lines,
+			"Max absolute difference: "+res.MaxAbs.String(),
+			"Max relative difference: "+ops.FormatFloatArray(res.MaxRel, 64))
+	}
+	r.worst(va, fa, vd, fd, res.Worst, "Worst")
+	return nil
+}
+
+// compareExact fills r with the --exact verdict: shape, dtype and bytes.
+func compareExact(r *compareReport, a, d input, tol ops.Tolerance, opt ops.Options) error {
+	switch {
+	case !sameInts(a.Shape, d.Shape):
+		r.Reason = "shape mismatch"
+		r.lines = append(r.lines, fmt.Sprintf("(shapes %s, %s mismatch)", pyShape(a.Shape), pyShape(d.Shape)))
+		return nil
+	case a.Dtype.Descr() != d.Dtype.Descr():
+		r.Reason = "dtype mismatch"
+		r.lines = append(r.lines, fmt.Sprintf("(dtypes %s, %s mismatch)", dtypeString(a.Dtype), dtypeString(d.Dtype)))
+		return nil
+	}
+	count, first, err := ops.ExactDiff(a.view, d.view, opt)
+	if err != nil {
+		return err
+	}
+	total := a.view.Count()
+	r.Equal = count == 0
+	r.Mismatched, r.Total = &count, &total
+	if r.Equal {
+		return nil
+	}
+	r.lines = append(r.lines, mismatchLine(count, total))
+	// The numbers behind the differing bytes, for the report only.
+	fa, fd := elemFormat(a.Dtype), elemFormat(d.Dtype)
+	opt.Done = nil
+	res, err := ops.AllClose(a.view, fa, d.view, fd, tol, opt)
+	if err != nil {
+		return err
+	}
+	if res.HasDiff {
+		r.MaxAbsDiff = jsonDiff(res.MaxAbs)
+		r.MaxRelDiff = jsonFloat(res.MaxRel)
+		r.lines = append(r.lines,
+			"Max absolute difference: "+res.MaxAbs.String(),
+			"Max relative difference: "+ops.FormatFloatArray(res.MaxRel, 64))
+	}
+	r.worst(a.view, fa, d.view, fd, first, "First")
+	return nil
+}
+
+// worst records the element at C-order position pos (none when pos < 0).
+func (r *compareReport) worst(va ops.View, fa ops.ElemFormat, vd ops.View, fd ops.ElemFormat, pos int, what string) {
+	if pos < 0 {
+		return
+	}
+	idx := unravelC(pos, va.Shape)
+	ea, ed := elemAt(va, idx), elemAt(vd, idx)
+	r.WorstIndex = idx
+	r.Actual, r.Desired = jsonElem(ea, fa), jsonElem(ed, fd)
+	xs, ys := ops.FormatElem(ea, fa), ops.FormatElem(ed, fd)
+	if xs == ys {
+		// Equal values, different bytes (--exact: a NaN payload, -0.0).
+		xs, ys = fmt.Sprintf("%s (bytes %x)", xs, ea), fmt.Sprintf("%s (bytes %x)", ys, ed)
+	}
+	r.lines = append(r.lines, fmt.Sprintf("%s mismatch at index %s: x = %s, y = %s", what, pyShape(idx), xs, ys))
+}
+
+// print writes the report: nothing when equal (text), NumPy's message when
+// different, or one JSON object.
+func (r *compareReport) print(w io.Writer, asJSON bool, specA, specD string, da, dd npy.Dtype) error {
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false) // "<f8", not "\u003cf8"
+		return enc.Encode(r)
+	}
+	if r.Equal {
+		return nil
+	}
+	var sb strings.Builder
+	if r.Exact {
+		sb.WriteString("Not equal byte for byte\n\n")
+	} else {
+		fmt.Fprintf(&sb, "Not equal to tolerance rtol=%s, atol=%s\n\n", pyG(r.RTol), pyG(r.ATol))
+	}
+	for _, l := range r.lines {
+		sb.WriteString(l + "\n")
+	}
+	fmt.Fprintf(&sb, " x: %s, %s %s\n", displayName(specA), dtypeString(da), pyShape(r.ShapeActual))
+	fmt.Fprintf(&sb, " y: %s, %s %s\n", displayName(specD), dtypeString(dd), pyShape(r.ShapeDesired))
+	_, err := io.WriteString(w, sb.String())
+	return err
+}
+
+// mismatchLine is NumPy's "Mismatched elements: k / n (p%)".
+func mismatchLine(k, n int) string {
+	return fmt.Sprintf("Mismatched elements: %d / %d (%s%%)", k, n, pyG3(100*float64(k)/float64(n)))
+}
+
+// pyG is Python's format(v, 'g'); pyG3 is format(v, '.3g').
+func pyG(v float64) string  { return fmt.Sprintf("%.6g", v) }
+func pyG3(v float64) string { return fmt.Sprintf("%.3g", v) }
+
+// pyShape writes a shape or index as a Python tuple.
+func pyShape(s []int) string {
+	parts := make([]string, len(s))
+	for k, d := range s {
+		parts[k] = strconv.Itoa(d)
+	}
+	if len(s) == 1 {
+		return "(" + parts[0] + ",)"
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
+}
+
+func sameInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if a[k] != b[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// broadcastable is assert_allclose's shape rule: equal shapes, or a 0-d
+// array on either side.
+func broadcastable(a, b []int) bool {
+	return len(a) == 0 || len(b) == 0 || sameInts(a, b)
+}
+
+// broadcastPair stretches a 0-d side to the other's shape.
+func broadcastPair(a, b ops.View) (ops.View, ops.View, error) {
+	shape := a.Shape
+	if len(shape) == 0 {
+		shape = b.Shape
+	}
+	va, err := ops.BroadcastTo(a, shape)
+	if err != nil {
+		return a, b, err
+	}
+	vb, err := ops.BroadcastTo(b, shape)
+	return va, vb, err
+}
+
+func unravelC(pos int, shape []int) []int {
+	idx := make([]int, len(shape))
+	for k := len(shape) - 1; k >= 0; k-- {
+		if shape[k] > 0 {
+			idx[k] = pos % shape[k]
+			pos /= shape[k]
+		}
+	}
+	return idx
+}
+
+// elemAt is the bytes of the element at multi-index idx.
+func elemAt(v ops.View, idx []int) []byte {
+	off := v.Offset
+	for k, i := range idx {
+		off += i * v.Strides[k]
+	}
+	return v.Data[off*v.Elem : (off+1)*v.Elem]
+}
+
+// jsonFloat is a JSON number, or "nan", "inf", "-inf" as strings.
+func jsonFloat(v float64) json.RawMessage {
+	return jsonFloatBits(v, 64)
+}
+
+func jsonFloatBits(v float64, bitSize int) json.RawMessage {
+	switch {
+	case math.IsNaN(v):
+		return json.RawMessage(`"nan"`)
+	case math.IsInf(v, 1):
+		return json.RawMessage(`"inf"`)
+	case math.IsInf(v, -1):
+		return json.RawMessage(`"-inf"`)
+	}
+	if bitSize == 16 {
+		bitSize = 32 // shortest float32 digits also round-trip the half
+	}
+	return json.RawMessage(strconv.FormatFloat(v, 'g', -1, bitSize))
+}
+
+func jsonDiff(d ops.Diff) json.RawMessage {
+	if d.Exact {
+		return json.RawMessage(d.String())
+	}
+	return jsonFloat(d.Float)
+}
+
+// jsonElem is one element: a number (exact for integers), true/false, or
+// [re, im] for complex.
+func jsonElem(b []byte, f ops.ElemFormat) json.RawMessage {
+	switch f.Kind {
+	case 'b', 'i', 'u':
+		s := ops.FormatElem(b, f)
+		switch s {
+		case "True":
+			s = "true"
+		case "False":
+			s = "false"
+		}
+		return json.RawMessage(s)
+	case 'f':
+		return jsonFloatBits(f.Float(b), 8*f.Size)
+	}
+	z := f.Complex(b)
+	return json.RawMessage("[" + string(jsonFloatBits(real(z), 4*f.Size)) + "," + string(jsonFloatBits(imag(z), 4*f.Size)) + "]")
 }

@@ -1,11 +1,76 @@
 package cmd
 
-import "github.com/urfave/cli/v2"
+import (
+	"strings"
+	"sync/atomic"
 
-// sliceCommand is being written (issue 6).
+	"github.com/urfave/cli/v2"
+
+	"strider/npy"
+	"strider/ops"
+)
+
 var sliceCommand = &cli.Command{
-	Name:   "slice",
-	Usage:  "index with a NumPy expression (a[EXPR])",
+	Name:      "slice",
+	Usage:     "index with a NumPy expression (a[EXPR])",
+	ArgsUsage: "IN EXPR",
+	Description: `Writes a[EXPR] in C order, with NumPy's indexing rules. EXPR is what goes
+between the brackets of a[...]: integers (negative ones count from the end),
+start:stop:step slices (any part omitted, negative steps), ... (Ellipsis),
+None (newaxis), True/False, and nested lists of integers or booleans. The
+brackets themselves are optional: '[1:, 0]' is '1:, 0', so a single list
+index needs its own brackets, '[[0, 2]]', or a trailing comma, '[0, 2],'.
+
+Integers, slices, ... and None make a view: only the selected elements are
+read, so a few rows of a huge file cost only those rows. Lists are advanced
+indices: they broadcast together, boolean lists act as their nonzero(), and
+the broadcast axes replace the indexed ones where the first list stood when
+all lists (and integers) are adjacent, or go first when a slice, ... or None
+separates them. The dtype and byte order are kept. An EXPR that may be read
+as an option can follow --.
+
+Examples:
+   strider slice x.npy -1 -o last.npy
+   strider slice x.npy '0, :5, ::-1' > y.npy
+   strider slice x.npy '1:, ::-1, None, [0, 2]' -o y.npy
+   strider slice x.npy '[[True, False, True]]' -o rows.npy`,
 	Flags:  withShared(),
-	Action: func(c *cli.Context) error { return usagef("slice is not implemented yet") },
+	Action: runSlice,
+}
+
+func runSlice(c *cli.Context) error {
+	switch c.NArg() {
+	case 0:
+		return usagef("missing input IN and expression EXPR (see strider slice --help)")
+	case 1:
+		return usagef("missing expression EXPR after %s (see strider slice --help)", c.Args().First())
+	case 2:
+	default:
+		return usagef("expected IN and one EXPR, got %d arguments: %s (quote an EXPR that has spaces)", c.NArg(), strings.Join(c.Args().Slice(), " "))
+	}
+	spec, expr := c.Args().Get(0), c.Args().Get(1)
+	opt, err := options(c)
+	if err != nil {
+		return err
+	}
+	items, err := ops.ParseSliceExpr(expr)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	in, err := openInput(spec, npy.AccessSparse)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	ix, err := in.view.Index(items)
+	if err != nil {
+		return err
+	}
+	if v, ok := ix.Basic(); ok {
+		return writeView(c, in.Dtype, v, opt)
+	}
+	return writeResult(c, in.Dtype, ix.Shape, func(dst []byte, done *atomic.Int64) error {
+		opt.Done = done
+		return ix.Write(dst, opt)
+	})
 }

@@ -1,0 +1,1082 @@
+package ops
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/big"
+	"math/bits"
+	"math/cmplx"
+	"strconv"
+	"strings"
+)
+
+// ElemFormat is how an element's bytes encode a number: NumPy's kind letter
+// ('b' bool, 'i' signed, 'u' unsigned, 'f' float, 'c' complex), the size in
+// bytes and the byte order.
+type ElemFormat struct {
+	Kind      byte
+	Size      int
+	BigEndian bool
+}
+
+// Check reports a format that is not one of NumPy's numeric dtypes.
+func (f ElemFormat) Check() error {
+	ok := false
+	switch f.Kind {
+	case 'b':
+		ok = f.Size == 1
+	case 'i', 'u':
+		ok = f.Size == 1 || f.Size == 2 || f.Size == 4 || f.Size == 8
+	case 'f':
+		ok = f.Size == 2 || f.Size == 4 || f.Size == 8
+	case 'c':
+		ok = f.Size == 8 || f.Size == 16
+	}
+	if !ok {
+		return fmt.Errorf("no numeric dtype has kind %q and %d-byte elements", f.Kind, f.Size)
+	}
+	return nil
+}
+
+func (f ElemFormat) order() binary.ByteOrder {
+	if f.BigEndian {
+		return binary.BigEndian
+	}
+	return binary.LittleEndian
+}
+
+// bits loads the element's size bytes as an unsigned integer (Size <= 8).
+func (f ElemFormat) bits(b []byte) uint64 {
+	o := f.order()
+	switch f.Size {
+	case 1:
+		return uint64(b[0])
+	case 2:
+		return uint64(o.Uint16(b))
+	case 4:
+		return uint64(o.Uint32(b))
+	}
+	return o.Uint64(b)
+}
+
+// Int decodes a bool or integer element exactly, as a sign and a magnitude.
+func (f ElemFormat) Int(b []byte) (neg bool, mag uint64) {
+	u := f.bits(b)
+	if f.Kind == 'b' {
+		if u != 0 {
+			return false, 1
+		}
+		return false, 0
+	}
+	if f.Kind == 'i' {
+		shift := 64 - 8*uint(f.Size)
+		if s := int64(u<<shift) >> shift; s < 0 {
+			return true, uint64(-s) // -MinInt64 wraps to 2^63, its magnitude
+		}
+	}
+	return false, u
+}
+
+// Float decodes a bool, integer or float element as a float64 (exact for
+// floats and for integers up to 2^53 in magnitude; a complex element gives
+// its real part).
+func (f ElemFormat) Float(b []byte) float64 {
+	switch f.Kind {
+	case 'f':
+		u := f.bits(b)
+		switch f.Size {
+		case 2:
+			return HalfToFloat64(uint16(u))
+		case 4:
+			return float64(math.Float32frombits(uint32(u)))
+		}
+		return math.Float64frombits(u)
+	case 'c':
+		return real(f.Complex(b))
+	}
+	neg, mag := f.Int(b)
+	if neg {
+		return -float64(mag)
+	}
+	return float64(mag)
+}
+
+// Complex decodes any numeric element as a complex128.
+func (f ElemFormat) Complex(b []byte) complex128 {
+	if f.Kind != 'c' {
+		return complex(f.Float(b), 0)
+	}
+	half := ElemFormat{Kind: 'f', Size: f.Size / 2, BigEndian: f.BigEndian}
+	return complex(half.Float(b), half.Float(b[f.Size/2:]))
+}
+
+// HalfToFloat64 converts IEEE 754 binary16 bits to a float64 (exactly; NaN
+// payloads are kept in the high mantissa bits).
+func HalfToFloat64(h uint16) float64 {
+	sign := uint64(h>>15) << 63
+	exp := int(h>>10) & 0x1f
+	mant := uint64(h & 0x3ff)
+	switch {
+	case exp == 0x1f:
+		return math.Float64frombits(sign | 0x7ff<<52 | mant<<42)
+	case exp == 0 && mant == 0:
+		return math.Float64frombits(sign)
+	case exp == 0:
+		v := math.Ldexp(float64(mant), -24) // subnormal: mant * 2^-24
+		if sign != 0 {
+			v = -v
+		}
+		return v
+	}
+	return math.Float64frombits(sign | uint64(exp-15+1023)<<52 | mant<<42)
+}
+
+// Tolerance is numpy.testing.assert_allclose's: elements are close when
+// |actual - desired| <= ATol + RTol*|desired|.
+type Tolerance struct {
+	RTol, ATol float64
+	// EqualNaN makes NaN equal to NaN; NaN anywhere else is a mismatch.
+	EqualNaN bool
+}
+
+// Diff is an absolute difference: exact for two integer (or bool) arrays,
+// where it may need 65 bits, a float64 otherwise.
+type Diff struct {
+	Exact  bool
+	Hi, Lo uint64 // Exact: the value is Hi*2^64 + Lo, Hi is 0 or 1
+	Float  float64
+}
+
+// Float64 is d rounded to a float64.
+func (d Diff) Float64() float64 {
+	if d.Exact {
+		return float64(d.Hi)*0x1p64 + float64(d.Lo)
+	}
+	return d.Float
+}
+
+// String writes d as NumPy prints a difference.
+func (d Diff) String() string {
+	if d.Exact {
+		if d.Hi == 0 {
+			return strconv.FormatUint(d.Lo, 10)
+		}
+		v := new(big.Int).Lsh(big.NewInt(int64(d.Hi)), 64)
+		return v.Add(v, new(big.Int).SetUint64(d.Lo)).String()
+	}
+	return FormatFloatArray(d.Float, 64)
+}
+
+// less orders differences, NaN above everything (it is the worst).
+func (d Diff) less(e Diff) bool {
+	if d.Exact {
+		return d.Hi < e.Hi || d.Hi == e.Hi && d.Lo < e.Lo
+	}
+	if math.IsNaN(d.Float) {
+		return false
+	}
+	return math.IsNaN(e.Float) || d.Float < e.Float
+}
+
+// Comparison is the outcome of AllClose.
+type Comparison struct {
+	Total      int // elements compared
+	Mismatched int // elements not close, location mismatches included
+	// NumPy refuses before counting when NaN (with EqualNaN), +inf or -inf
+	// stand at different places in the two arrays; these record that.
+	NaNLocation, PosInfLocation, NegInfLocation bool
+	// Over the elements that were compared (those where both arrays hold
+	// NaN, or the same infinity, are left out, as NumPy does): the largest
+	// absolute difference and the largest relative difference
+	// |actual-desired|/|desired| over nonzero desired values (+Inf when
+	// there is none). NaN in any difference makes the maximum NaN.
+	// HasDiff is false when no element was compared.
+	MaxAbs  Diff
+	MaxRel  float64
+	HasDiff bool
+	// Worst is the C-order position of the mismatched element with the
+	// largest absolute difference (the first of equals), -1 when none.
+	Worst int
+}
+
+// compareKind is the arithmetic both arrays are compared in.
+type compareKind int
+
+const (
+	compareInt     compareKind = iota // exact integers
+	compareFloat                      // float64
+	compareComplex                    // complex128
+)
+
+func compareKindOf(a, d ElemFormat) compareKind {
+	isInt := func(k byte) bool { return k == 'b' || k == 'i' || k == 'u' }
+	switch {
+	case isInt(a.Kind) && isInt(d.Kind):
+		return compareInt
+	case a.Kind == 'c' || d.Kind == 'c':
+		return compareComplex
+	}
+	return compareFloat
+}
+
+// compareChunk holds one thread's running statistics.
+type compareChunk struct {
+	mismatched                int
+	nanLoc, posInfLoc, negInf bool
+	maxAbs                    Diff
+	maxRel                    float64
+	hasDiff, hasNonzero       bool
+	worst                     int
+	worstDiff                 Diff
+}
+
+// BroadcastTo returns v with a 0-d view stretched to shape (zero strides),
+// as NumPy broadcasts a scalar; v itself when it already has the shape.
+func BroadcastTo(v View, shape []int) (View, error) {
+	if sameShape(v.Shape, shape) {
+		return v, nil
+	}
+	if len(v.Shape) != 0 {
+		return View{}, fmt.Errorf("cannot broadcast shape %s to %s", shapeString(v.Shape), shapeString(shape))
+	}
+	w := v
+	w.Shape = append([]int{}, shape...)
+	w.Strides = make([]int, len(shape))
+	return w, nil
+}
+
+// AllClose compares actual with desired element by element as
+// numpy.testing.assert_allclose does, both of the same shape (see
+// BroadcastTo). Integers (and bools) of any width and sign are compared
+// exactly with each other; any float or complex makes the comparison
+// float64 or complex128 (complex by the magnitude of the difference).
+// Infinities equal only the same infinity. The work is split among threads
+// in chunks of the C-order index.
+func AllClose(actual View, fa ElemFormat, desired View, fd ElemFormat, tol Tolerance, opt Options) (Comparison, error) {
+	for _, c := range []struct {
+		v View
+		f ElemFormat
+	}{{actual, fa}, {desired, fd}} {
+		if err := c.f.Check(); err != nil {
+			return Comparison{}, err
+		}
+		if c.f.Size != c.v.Elem {
+			return Comparison{}, fmt.Errorf("a %d-byte format for %d-byte elements", c.f.Size, c.v.Elem)
+		}
+		if err := c.v.Check(); err != nil {
+			return Comparison{}, err
+		}
+	}
+	if !sameShape(actual.Shape, desired.Shape) {
+		return Comparison{}, fmt.Errorf("shapes %s and %s differ", shapeString(actual.Shape), shapeString(desired.Shape))
+	}
+	n := actual.Count()
+	res := Comparison{Total: n, Worst: -1}
+	if n == 0 {
+		return res, nil
+	}
+	kind := compareKindOf(fa, fd)
+	shape, stA, stD := mergeAxes(actual.Shape, byteStrides(actual), byteStrides(desired))
+	calc := NewOffsetCalculator(shape, stA, stD)
+	baseA := actual.Offset * actual.Elem
+	baseD := desired.Offset * desired.Elem
+	inner, stepA, stepD := 1, 0, 0
+	if nd := len(shape); nd > 0 {
+		inner, stepA, stepD = shape[nd-1], stA[nd-1], stD[nd-1]
+	}
+	threads := opt.threads()
+	if n*(fa.Size+fd.Size) < parallelMin {
+		threads = 1
+	}
+	const chunk = 1 << 14
+	chunks := ceilDiv(n, chunk)
+	results := make([]compareChunk, chunks)
+	parallel(chunks, threads, func(lo, hi int) {
+		// Each run along the innermost axis is decoded into buffers of
+		// the comparison's type first, so the format is looked at once
+		// per run, not per element.
+		idx := make([]int, len(shape))
+		b := newCompareBuffers(kind, fa, fd)
+		for c := lo; c < hi; c++ {
+			last := min(n, (c+1)*chunk)
+			st := compareChunk{worst: -1}
+			for i := c * chunk; i < last; {
+				oa, od := calc.Index(i, idx)
+				m := min(inner-i%inner, last-i, compareBatch)
+				b.load(actual.Data, baseA+oa, stepA, desired.Data, baseD+od, stepD, m)
+				b.compare(&st, tol, i, m)
+				i += m
+			}
+			results[c] = st
+			if opt.Done != nil {
+				opt.Done.Add(int64((last - c*chunk) * (fa.Size + fd.Size)))
+			}
+		}
+	})
+	// Merge in chunk order, so ties keep the first element.
+	hasNonzero := false
+	var worstDiff Diff
+	for _, st := range results {
+		res.Mismatched += st.mismatched
+		res.NaNLocation = res.NaNLocation || st.nanLoc
+		res.PosInfLocation = res.PosInfLocation || st.posInfLoc
+		res.NegInfLocation = res.NegInfLocation || st.negInf
+		if st.hasDiff {
+			if !res.HasDiff || res.MaxAbs.less(st.maxAbs) {
+				res.MaxAbs = st.maxAbs
+			}
+			res.HasDiff = true
+		}
+		if st.hasNonzero {
+			if hasNonzero {
+				res.MaxRel = maxNaN(res.MaxRel, st.maxRel)
+			} else {
+				res.MaxRel = st.maxRel
+			}
+			hasNonzero = true
+		}
+		if st.worst >= 0 && (res.Worst < 0 || worstDiff.less(st.worstDiff)) {
+			res.Worst, worstDiff = st.worst, st.worstDiff
+		}
+	}
+	if res.HasDiff && !hasNonzero {
+		res.MaxRel = math.Inf(1)
+	}
+	return res, nil
+}
+
+// maxNaN is max with NaN winning, as numpy.max.
+func maxNaN(a, b float64) float64 {
+	if math.IsNaN(a) || math.IsNaN(b) {
+		return math.NaN()
+	}
+	return max(a, b)
+}
+
+// compareBatch is how many elements are decoded at a time.
+const compareBatch = 512
+
+// compareBuffers holds decoded runs of both arrays and the decoders that
+// fill them.
+type compareBuffers struct {
+	fa, fd       ElemFormat
+	fx, fy       []float64 // compareFloat
+	ix, iy       []int64   // compareInt, when both formats fit an int64
+	zx, zy       []complex128
+	raw          rawRun // compareInt with a uint64 side
+	decA, decD   floatDecoder
+	idecA, idecD intDecoder
+}
+
+func newCompareBuffers(kind compareKind, fa, fd ElemFormat) *compareBuffers {
+	b := &compareBuffers{fa: fa, fd: fd}
+	switch kind {
+	case compareFloat:
+		b.fx, b.fy = make([]float64, compareBatch), make([]float64, compareBatch)
+		b.decA, b.decD = newFloatDecoder(fa), newFloatDecoder(fd)
+	case compareInt:
+		if fitsInt64(fa) && fitsInt64(fd) {
+			b.ix, b.iy = make([]int64, compareBatch), make([]int64, compareBatch)
+			b.idecA, b.idecD = newIntDecoder(fa), newIntDecoder(fd)
+		}
+	case compareComplex:
+		b.zx, b.zy = make([]complex128, compareBatch), make([]complex128, compareBatch)
+	}
+	return b
+}
+
+// rawRun is where the next run starts in both arrays, for the formats
+// that are decoded element by element.
+type rawRun struct {
+	a, d         []byte
+	offA, offD   int
+	stepA, stepD int
+}
+
+// load decodes m elements of each array starting at the byte offsets.
+func (b *compareBuffers) load(a []byte, offA, stepA int, d []byte, offD, stepD, m int) {
+	switch {
+	case b.fx != nil:
+		b.decA(b.fx[:m], a, offA, stepA)
+		b.decD(b.fy[:m], d, offD, stepD)
+	case b.ix != nil:
+		b.idecA(b.ix[:m], a, offA, stepA)
+		b.idecD(b.iy[:m], d, offD, stepD)
+	case b.zx != nil:
+		for k := 0; k < m; k++ {
+			b.zx[k] = b.fa.Complex(a[offA+k*stepA:])
+			b.zy[k] = b.fd.Complex(d[offD+k*stepD:])
+		}
+	default:
+		// Integers beyond int64 (uint64): sign and magnitude, one by one.
+		b.raw = rawRun{a, d, offA, offD, stepA, stepD}
+	}
+}
+
+// compare folds the m loaded elements, at positions i..i+m-1, into st.
+func (b *compareBuffers) compare(st *compareChunk, tol Tolerance, i, m int) {
+	switch {
+	case b.fx != nil:
+		for k, x := range b.fx[:m] {
+			st.floatPair(x, b.fy[k], tol, i+k)
+		}
+	case b.ix != nil:
+		for k, x := range b.ix[:m] {
+			st.int64Pair(x, b.iy[k], tol, i+k)
+		}
+	case b.zx != nil:
+		for k, x := range b.zx[:m] {
+			st.complexPair(x, b.zy[k], tol, i+k)
+		}
+	default:
+		r := b.raw
+		for k := 0; k < m; k++ {
+			an, am := b.fa.Int(r.a[r.offA+k*r.stepA:])
+			dn, dm := b.fd.Int(r.d[r.offD+k*r.stepD:])
+			st.intPair(an, am, dn, dm, tol, i+k)
+		}
+	}
+}
+
+// fitsInt64 reports whether every value of an integer format is an int64.
+func fitsInt64(f ElemFormat) bool { return !(f.Kind == 'u' && f.Size == 8) }
+
+// floatDecoder decodes len(dst) elements at b[off], b[off+step], ... as
+// float64s; intDecoder as int64s.
+type (
+	floatDecoder func(dst []float64, b []byte, off, step int)
+	intDecoder   func(dst []int64, b []byte, off, step int)
+)
+
+func newFloatDecoder(f ElemFormat) floatDecoder {
+	be := f.BigEndian
+	switch {
+	case f.Kind == 'f' && f.Size == 8:
+		return func(dst []float64, b []byte, off, step int) {
+			for k := range dst {
+				u := binary.LittleEndian.Uint64(b[off+k*step:])
+				if be {
+					u = bits.ReverseBytes64(u)
+				}
+				dst[k] = math.Float64frombits(u)
+			}
+		}
+	case f.Kind == 'f' && f.Size == 4:
+		return func(dst []float64, b []byte, off, step int) {
+			for k := range dst {
+				u := binary.LittleEndian.Uint32(b[off+k*step:])
+				if be {
+					u = bits.ReverseBytes32(u)
+				}
+				dst[k] = float64(math.Float32frombits(u))
+			}
+		}
+	case f.Kind == 'f' && f.Size == 2:
+		return func(dst []float64, b []byte, off, step int) {
+			for k := range dst {
+				u := binary.LittleEndian.Uint16(b[off+k*step:])
+				if be {
+					u = bits.ReverseBytes16(u)
+				}
+				dst[k] = HalfToFloat64(u)
+			}
+		}
+	case fitsInt64(f):
+		dec := newIntDecoder(f)
+		return func(dst []float64, b []byte, off, step int) {
+			var buf [compareBatch]int64
+			for lo := 0; lo < len(dst); lo += compareBatch {
+				part := dst[lo:min(len(dst), lo+compareBatch)]
+				dec(buf[:len(part)], b, off+lo*step, step)
+				for k := range part {
+					part[k] = float64(buf[k])
+				}
+			}
+		}
+	}
+	return func(dst []float64, b []byte, off, step int) {
+		for k := range dst {
+			dst[k] = f.Float(b[off+k*step:])
+		}
+	}
+}
+
+func newIntDecoder(f ElemFormat) intDecoder {
+	o := f.order()
+	switch {
+	case f.Kind == 'b':
+		return func(dst []int64, b []byte, off, step int) {
+			for k := range dst {
+				if b[off+k*step] != 0 {
+					dst[k] = 1
+				} else {
+					dst[k] = 0
+				}
+			}
+		}
+	case f.Size == 1 && f.Kind == 'i':
+		return func(dst []int64, b []byte, off, step int) {
+			for k := range dst {
+				dst[k] = int64(int8(b[off+k*step]))
+			}
+		}
+	case f.Size == 1:
+		return func(dst []int64, b []byte, off, step int) {
+			for k := range dst {
+				dst[k] = int64(b[off+k*step])
+			}
+		}
+	case f.Size == 2 && f.Kind == 'i':
+		return func(dst []int64, b []byte, off, step int) {
+			for k := range dst {
+				dst[k] = int64(int16(o.Uint16(b[off+k*step:])))
+			}
+		}
+	case f.Size == 2:
+		return func(dst []int64, b []byte, off, step int) {
+			for k := range dst {
+				dst[k] = int64(o.Uint16(b[off+k*step:]))
+			}
+		}
+	case f.Size == 4 && f.Kind == 'i':
+		return func(dst []int64, b []byte, off, step int) {
+			for k := range dst {
+				dst[k] = int64(int32(o.Uint32(b[off+k*step:])))
+			}
+		}
+	case f.Size == 4:
+		return func(dst []int64, b []byte, off, step int) {
+			for k := range dst {
+				dst[k] = int64(o.Uint32(b[off+k*step:]))
+			}
+		}
+	}
+	return func(dst []int64, b []byte, off, step int) {
+		for k := range dst {
+			dst[k] = int64(o.Uint64(b[off+k*step:]))
+		}
+	}
+}
+
+// mergeAxes drops size-1 axes and merges neighbours that move together in
+// both arrays, so a C-contiguous pair becomes one long run.
+func mergeAxes(shape, sa, sd []int) ([]int, []int, []int) {
+	var ms, ma, md []int
+	for k, n := range shape {
+		if n == 1 {
+			continue
+		}
+		if m := len(ms); m > 0 && ma[m-1] == n*sa[k] && md[m-1] == n*sd[k] {
+			ms[m-1] *= n
+			ma[m-1], md[m-1] = sa[k], sd[k]
+			continue
+		}
+		ms, ma, md = append(ms, n), append(ma, sa[k]), append(md, sd[k])
+	}
+	return ms, ma, md
+}
+
+// floatPair folds one float64 pair, at position i, into the statistics.
+// Close finite pairs, by far the most common, take the first branch. The
+// float64 conversions keep atol + rtol*|y| two roundings, as NumPy
+// computes it, where a compiler could fuse them into one multiply-add.
+func (st *compareChunk) floatPair(x, y float64, tol Tolerance, i int) {
+	d, ay := math.Abs(x-y), math.Abs(y)
+	if ay <= math.MaxFloat64 && d <= math.MaxFloat64 && d <= tol.ATol+float64(tol.RTol*ay) {
+		// Both finite (an infinite or NaN x makes d fail the test) and
+		// close: record's work, inline. A NaN maximum stays NaN.
+		if d > st.maxAbs.Float || !st.hasDiff {
+			st.maxAbs.Float = d
+		}
+		st.hasDiff = true
+		if ay != 0 {
+			if r := d / ay; r > st.maxRel || !st.hasNonzero {
+				st.maxRel = r
+			}
+			st.hasNonzero = true
+		}
+		return
+	}
+	flagged, mismatch := st.locations(math.IsNaN(x), math.IsNaN(y), math.IsInf(x, 1), math.IsInf(y, 1), math.IsInf(x, -1), math.IsInf(y, -1), tol)
+	if flagged {
+		return
+	}
+	close := false
+	if !mismatch {
+		if isFinite(x) && isFinite(y) {
+			close = d <= tol.ATol+float64(tol.RTol*ay)
+		} else {
+			close = x == y
+		}
+	}
+	st.record(Diff{Float: d}, d/ay, y != 0, close, i)
+}
+
+// int64Pair folds one pair of integers that fit an int64.
+func (st *compareChunk) int64Pair(x, y int64, tol Tolerance, i int) {
+	var d uint64
+	if x >= y {
+		d = uint64(x) - uint64(y) // the difference is below 2^64: wrapping is exact
+	} else {
+		d = uint64(y) - uint64(x)
+	}
+	ay := uint64(y)
+	if y < 0 {
+		ay = -ay
+	}
+	diff := Diff{Exact: true, Lo: d}
+	st.record(diff, float64(d)/float64(ay), ay != 0, diffWithin(diff, tol.ATol+float64(tol.RTol*float64(ay))), i)
+}
+
+// intPair folds one pair of sign-magnitude integers.
+func (st *compareChunk) intPair(an bool, am uint64, dn bool, dm uint64, tol Tolerance, i int) {
+	diff := intDiff(an, am, dn, dm)
+	st.record(diff, diff.Float64()/float64(dm), dm != 0, diffWithin(diff, tol.ATol+float64(tol.RTol*float64(dm))), i)
+}
+
+// complexPair folds one complex128 pair.
+func (st *compareChunk) complexPair(x, y complex128, tol Tolerance, i int) {
+	pinf := func(z complex128) bool { return math.IsInf(real(z), 1) && imag(z) == 0 }
+	ninf := func(z complex128) bool { return math.IsInf(real(z), -1) && imag(z) == 0 }
+	flagged, mismatch := st.locations(isNaNParts(x), isNaNParts(y), pinf(x), pinf(y), ninf(x), ninf(y), tol)
+	if flagged {
+		return
+	}
+	d := cmplx.Abs(x - y) // hypot, as NumPy's abs: +Inf beats NaN
+	ay := cmplx.Abs(y)
+	close := false
+	if !mismatch {
+		if isFinite(real(x)) && isFinite(imag(x)) && isFinite(real(y)) && isFinite(imag(y)) {
+			close = d <= tol.ATol+float64(tol.RTol*ay)
+		} else {
+			close = x == y
+		}
+	}
+	st.record(Diff{Float: d}, d/ay, y != 0, close, i)
+}
+
+// record folds a compared element's difference into the statistics; rel
+// counts only when nonzero (the desired value is not zero).
+func (st *compareChunk) record(diff Diff, rel float64, nonzero, close bool, i int) {
+	if !st.hasDiff || st.maxAbs.less(diff) {
+		st.maxAbs = diff
+	}
+	st.hasDiff = true
+	if nonzero {
+		if !st.hasNonzero {
+			st.maxRel = rel
+		} else {
+			st.maxRel = maxNaN(st.maxRel, rel)
+		}
+		st.hasNonzero = true
+	}
+	if !close {
+		st.mismatched++
+		if st.worst < 0 || st.worstDiff.less(diff) {
+			st.worst, st.worstDiff = i, diff
+		}
+	}
+}
+
+// locations applies assert_array_compare's NaN and infinity rules to one
+// element: flagged when both hold NaN (with EqualNaN) or the same
+// infinity, which takes it out of the comparison; mismatch when only one
+// does, which NumPy reports as a location mismatch.
+func (st *compareChunk) locations(xn, yn, xp, yp, xm, ym bool, tol Tolerance) (flagged, mismatch bool) {
+	if tol.EqualNaN {
+		if xn != yn {
+			st.nanLoc, mismatch = true, true
+		} else if xn {
+			flagged = true
+		}
+	}
+	if xp != yp {
+		st.posInfLoc, mismatch = true, true
+	} else if xp {
+		flagged = true
+	}
+	if xm != ym {
+		st.negInf, mismatch = true, true
+	} else if xm {
+		flagged = true
+	}
+	return flagged && !mismatch, mismatch
+}
+
+func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+func isNaNParts(z complex128) bool { return math.IsNaN(real(z)) || math.IsNaN(imag(z)) }
+
+// intDiff is |a - d| for sign-magnitude integers, exactly.
+func intDiff(an bool, am uint64, dn bool, dm uint64) Diff {
+	if an == dn {
+		if am >= dm {
+			return Diff{Exact: true, Lo: am - dm}
+		}
+		return Diff{Exact: true, Lo: dm - am}
+	}
+	lo, carry := bits.Add64(am, dm, 0)
+	return Diff{Exact: true, Hi: carry, Lo: lo}
+}
+
+// diffWithin reports exactly whether the integer diff is <= t.
+func diffWithin(d Diff, t float64) bool {
+	switch {
+	case math.IsNaN(t) || t < 0:
+		return false
+	case t >= 0x1p65:
+		return true
+	case t >= 0x1p64:
+		return d.Hi == 0 || uint64(t-0x1p64) >= d.Lo
+	}
+	return d.Hi == 0 && uint64(t) >= d.Lo // uint64(t) is floor(t) for 0 <= t < 2^64
+}
+
+// ExactDiff counts the elements whose bytes differ between a and b, which
+// must have the same shape and element size, and returns the C-order
+// position of the first of them (-1 when none). When both have the same
+// dense layout the storage is compared as raw bytes, in parallel chunks at
+// memory speed; otherwise logical elements are compared (a C-order array
+// against a Fortran-order one, say).
+func ExactDiff(a, b View, opt Options) (count, first int, err error) {
+	if err := a.Check(); err != nil {
+		return 0, -1, err
+	}
+	if err := b.Check(); err != nil {
+		return 0, -1, err
+	}
+	if !sameShape(a.Shape, b.Shape) || a.Elem != b.Elem {
+		return 0, -1, fmt.Errorf("shapes %s and %s (%d- and %d-byte elements) cannot be compared byte for byte", shapeString(a.Shape), shapeString(b.Shape), a.Elem, b.Elem)
+	}
+	n := a.Count()
+	if n == 0 {
+		return 0, -1, nil
+	}
+	threads := opt.threads()
+	if n*a.Elem < parallelMin {
+		threads = 1
+	}
+	if perm, ok := denseOrder(a); ok && sameShape(a.Strides, b.Strides) {
+		return exactDense(a, b, perm, threads, opt)
+	}
+	return exactStrided(a, b, threads, opt)
+}
+
+// denseOrder reports whether v's elements fill one contiguous run with
+// positive strides, and returns its axes from the slowest to the fastest.
+func denseOrder(v View) ([]int, bool) {
+	perm := make([]int, len(v.Shape))
+	for k := range perm {
+		perm[k] = k
+	}
+	// Insertion sort by decreasing stride; size-1 axes sort anywhere.
+	for i := 1; i < len(perm); i++ {
+		for j := i; j > 0 && v.Strides[perm[j]] > v.Strides[perm[j-1]]; j-- {
+			perm[j], perm[j-1] = perm[j-1], perm[j]
+		}
+	}
+	step := 1
+	for k := len(perm) - 1; k >= 0; k-- {
+		ax := perm[k]
+		if v.Shape[ax] != 1 && v.Strides[ax] != step {
+			return nil, false
+		}
+		step *= v.Shape[ax]
+	}
+	return perm, true
+}
+
+// exactDense compares two identically laid out dense views as byte runs.
+func exactDense(a, b View, perm []int, threads int, opt Options) (int, int, error) {
+	n, elem := a.Count(), a.Elem
+	ra := a.Data[a.Offset*elem : (a.Offset+n)*elem]
+	rb := b.Data[b.Offset*elem : (b.Offset+n)*elem]
+	const chunk = 1 << 20 // bytes, a multiple of every element size
+	chunks := ceilDiv(len(ra), chunk)
+	counts := make([]int, chunks)
+	firsts := make([]int, chunks)
+	// Memory position k (in elements) to C-order position.
+	memShape := make([]int, len(perm))
+	for k, ax := range perm {
+		memShape[k] = a.Shape[ax]
+	}
+	cstr := CStrides(a.Shape)
+	parallel(chunks, threads, func(lo, hi int) {
+		pos := make([]int, len(perm))
+		for c := lo; c < hi; c++ {
+			l, h := c*chunk, min(len(ra), (c+1)*chunk)
+			firsts[c] = -1
+			if !bytes.Equal(ra[l:h], rb[l:h]) {
+				for off := l; off < h; off += elem {
+					if bytes.Equal(ra[off:off+elem], rb[off:off+elem]) {
+						continue
+					}
+					counts[c]++
+					k := off / elem
+					for d := len(memShape) - 1; d >= 0; d-- {
+						pos[d] = k % memShape[d]
+						k /= memShape[d]
+					}
+					ci := 0
+					for d, ax := range perm {
+						ci += pos[d] * cstr[ax]
+					}
+					if firsts[c] < 0 || ci < firsts[c] {
+						firsts[c] = ci
+					}
+				}
+			}
+			if opt.Done != nil {
+				opt.Done.Add(int64(2 * (h - l)))
+			}
+		}
+	})
+	count, first := 0, -1
+	for c := range counts {
+		count += counts[c]
+		if firsts[c] >= 0 && (first < 0 || firsts[c] < first) {
+			first = firsts[c]
+		}
+	}
+	return count, first, nil
+}
+
+// exactBlock is the bytes of each array a block of exactStrided covers.
+const exactBlock = 1 << 20
+
+// exactStrided compares two arrays laid out differently (C against
+// Fortran order, say) by logical element: block by block in C order, each
+// block brought into C order by Copy, whose tiled transpose keeps the reads
+// of the transposed side cache-friendly, then compared as bytes.
+func exactStrided(a, b View, threads int, opt Options) (int, int, error) {
+	nd, elem := len(a.Shape), a.Elem
+	// Split at the outermost axis k below which a block fits.
+	k := nd - 1
+	innerElems := 1
+	for k > 0 && innerElems*a.Shape[k]*elem <= exactBlock {
+		innerElems *= a.Shape[k]
+		k--
+	}
+	per := max(1, exactBlock/(innerElems*elem))
+	steps := ceilDiv(a.Shape[k], per)
+	outerShape := a.Shape[:k]
+	calc := NewOffsetCalculator(outerShape, a.Strides[:k], b.Strides[:k])
+	items := Count(outerShape) * steps
+	counts := make([]int, items)
+	firsts := make([]int, items)
+	parallel(items, threads, func(lo, hi int) {
+		idx := make([]int, len(outerShape))
+		bufA := make([]byte, per*innerElems*elem)
+		bufB := make([]byte, per*innerElems*elem)
+		for it := lo; it < hi; it++ {
+			o, s := it/steps, it%steps
+			offA, offB := calc.Index(o, idx)
+			rows := min(per, a.Shape[k]-s*per)
+			block := func(v View, off int, buf []byte) []byte {
+				w := View{Elem: elem, Data: v.Data, Offset: v.Offset + off + s*per*v.Strides[k],
+					Shape: append([]int{rows}, v.Shape[k+1:]...), Strides: v.Strides[k:]}
+				if raw, ok := contiguousBytes(w); ok {
+					return raw
+				}
+				buf = buf[:rows*innerElems*elem]
+				if err := Copy(buf, w, Options{Threads: 1}); err != nil {
+					panic(err) // unreachable: both views were checked
+				}
+				return buf
+			}
+			ra, rb := block(a, offA, bufA), block(b, offB, bufB)
+			firsts[it] = -1
+			if !bytes.Equal(ra, rb) {
+				start := (o*a.Shape[k] + s*per) * innerElems
+				for e := 0; e < len(ra); e += elem {
+					if !bytes.Equal(ra[e:e+elem], rb[e:e+elem]) {
+						if counts[it] == 0 {
+							firsts[it] = start + e/elem
+						}
+						counts[it]++
+					}
+				}
+			}
+			if opt.Done != nil {
+				opt.Done.Add(int64(2 * len(ra)))
+			}
+		}
+	})
+	count, first := 0, -1
+	for it := range counts {
+		count += counts[it]
+		if first < 0 && firsts[it] >= 0 {
+			first = firsts[it] // items run in C order
+		}
+	}
+	return count, first, nil
+}
+
+// contiguousBytes is v's storage when v is C-contiguous.
+func contiguousBytes(v View) ([]byte, bool) {
+	step := 1
+	for k := len(v.Shape) - 1; k >= 0; k-- {
+		if v.Shape[k] != 1 && v.Strides[k] != step {
+			return nil, false
+		}
+		step *= v.Shape[k]
+	}
+	n := v.Count()
+	return v.Data[v.Offset*v.Elem : (v.Offset+n)*v.Elem], true
+}
+
+// FormatElem writes one element as NumPy's repr of the scalar does:
+// True/False, integers exactly, floats with the shortest digits that
+// round-trip in their own precision, complex as (re+imj).
+func FormatElem(b []byte, f ElemFormat) string {
+	switch f.Kind {
+	case 'b':
+		if _, m := f.Int(b); m != 0 {
+			return "True"
+		}
+		return "False"
+	case 'i', 'u':
+		neg, m := f.Int(b)
+		s := strconv.FormatUint(m, 10)
+		if neg {
+			s = "-" + s
+		}
+		return s
+	case 'f':
+		return FormatFloatRepr(f.Float(b), 8*f.Size)
+	}
+	z := f.Complex(b)
+	bitSize := 4 * f.Size
+	re := ""
+	if real(z) != 0 || math.Signbit(real(z)) {
+		re = strings.TrimSuffix(FormatFloatRepr(real(z), bitSize), ".0")
+	}
+	im := strings.TrimSuffix(FormatFloatRepr(imag(z), bitSize), ".0")
+	if re == "" {
+		return im + "j"
+	}
+	if !strings.HasPrefix(im, "-") {
+		im = "+" + im
+	}
+	return "(" + re + im + "j)"
+}
+
+// shortest is the shortest decimal mantissa digits and exponent that
+// round-trip v at bitSize 16, 32 or 64, in strconv's 'e' format.
+func shortest(v float64, bitSize int) string {
+	if bitSize != 16 {
+		return strconv.FormatFloat(v, 'e', -1, bitSize)
+	}
+	for prec := 0; prec < 5; prec++ {
+		s := strconv.FormatFloat(v, 'e', prec, 64)
+		if p, err := strconv.ParseFloat(s, 64); err == nil && float64ToHalfRoundTrips(p, v) {
+			return s
+		}
+	}
+	return strconv.FormatFloat(v, 'e', 5, 64)
+}
+
+// float64ToHalfRoundTrips reports whether p rounds to the half value v.
+func float64ToHalfRoundTrips(p, v float64) bool {
+	if p == v {
+		return true
+	}
+	// The halves around v are at most one ulp of v away; p rounds to v when
+	// it is nearer to v than half that spacing (ties to even ignored: the
+	// shortest digits are never exactly halfway in practice).
+	exp := math.Ilogb(v)
+	if exp < -14 {
+		exp = -14
+	}
+	ulp := math.Ldexp(1, exp-10)
+	return math.Abs(p-v) < ulp/2
+}
+
+// FormatFloatRepr writes v as NumPy's (and Python's) repr of a float
+// scalar: positional for 1e-4 <= |v| < 1e16 ("1.0", "0.25"), scientific
+// otherwise ("1e-05", "1.5e+16"), with the shortest round-trip digits.
+func FormatFloatRepr(v float64, bitSize int) string {
+	switch {
+	case math.IsNaN(v):
+		return "nan"
+	case math.IsInf(v, 1):
+		return "inf"
+	case math.IsInf(v, -1):
+		return "-inf"
+	}
+	mant, exp := splitE(shortest(v, bitSize))
+	a := math.Abs(v)
+	if v == 0 || a >= 1e-4 && a < 1e16 {
+		s := positional(mant, exp)
+		if !strings.Contains(s, ".") {
+			s += ".0"
+		}
+		return s
+	}
+	return mant + fmt.Sprintf("e%+03d", exp)
+}
+
+// FormatFloatArray writes v as numpy.array2string prints a 0-d float array
+// with the default print options (precision 8, "maxprec"): positional for
+// 1e-4 <= |v| < 1e8 with at most 8 decimals ("1.", "0.33333333"), else
+// scientific with at most 8 ("1.e-07", "1.23456789e+11").
+func FormatFloatArray(v float64, bitSize int) string {
+	switch {
+	case math.IsNaN(v):
+		return "nan"
+	case math.IsInf(v, 1):
+		return "inf"
+	case math.IsInf(v, -1):
+		return "-inf"
+	}
+	a := math.Abs(v)
+	if v == 0 || a >= 1e-4 && a < 1e8 {
+		mant, exp := splitE(shortest(v, bitSize))
+		s := positional(mant, exp)
+		if i := strings.IndexByte(s, '.'); i >= 0 && len(s)-i-1 > 8 {
+			s = strings.TrimRight(strconv.FormatFloat(v, 'f', 8, 64), "0")
+		}
+		if !strings.Contains(s, ".") {
+			s += "."
+		}
+		return s
+	}
+	mant, exp := splitE(shortest(v, bitSize))
+	if i := strings.IndexByte(mant, '.'); i >= 0 && len(mant)-i-1 > 8 {
+		mant, exp = splitE(strconv.FormatFloat(v, 'e', 8, 64))
+		mant = strings.TrimRight(mant, "0")
+	}
+	if !strings.Contains(mant, ".") {
+		mant += "."
+	}
+	return mant + fmt.Sprintf("e%+03d", exp)
+}
+
+// splitE splits strconv's "d.ddde±XX" into the mantissa and exponent.
+func splitE(s string) (string, int) {
+	m, e, _ := strings.Cut(s, "e")
+	exp, _ := strconv.Atoi(e)
+	return m, exp
+}
+
+// positional writes mantissa "d.ddd" times 10^exp without an exponent.
+func positional(mant string, exp int) string {
+	neg := strings.HasPrefix(mant, "-")
+	digits := strings.Replace(strings.TrimPrefix(mant, "-"), ".", "", 1)
+	point := 1 + exp // digits before the point
+	var s string
+	switch {
+	case point <= 0:
+		s = "0." + strings.Repeat("0", -point) + digits
+	case point >= len(digits):
+		s = digits + strings.Repeat("0", point-len(digits))
+	default:
+		s = digits[:point] + "." + digits[point:]
+	}
+	if neg {
+		s = "-" + s
+	}
+	return s
+}

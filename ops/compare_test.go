@@ -1,0 +1,587 @@
+package ops
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/big"
+	"math/cmplx"
+	"math/rand"
+	"testing"
+)
+
+func TestCompareHalfToFloat64(t *testing.T) {
+	for h := 0; h < 1<<16; h++ {
+		sign := 1.0
+		if h>>15 != 0 {
+			sign = -1
+		}
+		e, m := (h>>10)&0x1f, h&0x3ff
+		var want float64
+		switch {
+		case e == 0:
+			want = sign * float64(m) / 1024 * math.Pow(2, -14)
+		case e == 31 && m == 0:
+			want = math.Inf(int(sign))
+		case e == 31:
+			want = math.NaN()
+		default:
+			want = sign * (1 + float64(m)/1024) * math.Pow(2, float64(e-15))
+		}
+		got := HalfToFloat64(uint16(h))
+		if math.IsNaN(want) {
+			if !math.IsNaN(got) || math.Float64bits(got)>>42&0x3ff != uint64(m) {
+				t.Fatalf("%#04x: %v (payload %#x), want NaN with payload %#x", h, got, math.Float64bits(got)>>42&0x3ff, m)
+			}
+			continue
+		}
+		if got != want || math.Signbit(got) != (sign < 0) {
+			t.Fatalf("%#04x: %v, want %v", h, got, want)
+		}
+	}
+}
+
+func TestCompareDecode(t *testing.T) {
+	r := rand.New(rand.NewSource(1))
+	for _, bigEnd := range []bool{false, true} {
+		var o binary.ByteOrder = binary.LittleEndian
+		if bigEnd {
+			o = binary.BigEndian
+		}
+		for _, size := range []int{1, 2, 4, 8} {
+			for i := 0; i < 1000; i++ {
+				u := r.Uint64()
+				if i < 4 {
+					u = []uint64{0, 1, math.MaxUint64, 1 << 63}[i]
+				}
+				b := make([]byte, 8)
+				switch size {
+				case 1:
+					b[0] = byte(u)
+				case 2:
+					o.PutUint16(b, uint16(u))
+				case 4:
+					o.PutUint32(b, uint32(u))
+				case 8:
+					o.PutUint64(b, u)
+				}
+				b = b[:size]
+				shift := 64 - 8*uint(size)
+				su := u << shift >> shift
+				ss := int64(u<<shift) >> shift
+				if neg, m := (ElemFormat{'u', size, bigEnd}).Int(b); neg || m != su {
+					t.Fatalf("u%d %x: %v %d, want %d", size, b, neg, m, su)
+				}
+				neg, m := (ElemFormat{'i', size, bigEnd}).Int(b)
+				got := new(big.Int).SetUint64(m)
+				if neg {
+					got.Neg(got)
+				}
+				if got.Cmp(new(big.Int).SetInt64(ss)) != 0 {
+					t.Fatalf("i%d %x: %v, want %d", size, b, got, ss)
+				}
+				if f := (ElemFormat{'i', size, bigEnd}).Float(b); f != float64(ss) {
+					t.Fatalf("i%d %x: float %v, want %v", size, b, f, float64(ss))
+				}
+			}
+		}
+		for i := 0; i < 1000; i++ {
+			x := r.NormFloat64() * math.Pow(10, float64(r.Intn(40)-20))
+			b4, b8 := make([]byte, 4), make([]byte, 16)
+			o.PutUint32(b4, math.Float32bits(float32(x)))
+			o.PutUint64(b8, math.Float64bits(x))
+			o.PutUint64(b8[8:], math.Float64bits(-x))
+			if got := (ElemFormat{'f', 4, bigEnd}).Float(b4); got != float64(float32(x)) {
+				t.Fatalf("f4: %v, want %v", got, float32(x))
+			}
+			if got := (ElemFormat{'f', 8, bigEnd}).Float(b8); got != x {
+				t.Fatalf("f8: %v, want %v", got, x)
+			}
+			if got := (ElemFormat{'c', 16, bigEnd}).Complex(b8); got != complex(x, -x) {
+				t.Fatalf("c16: %v, want %v", got, complex(x, -x))
+			}
+		}
+	}
+}
+
+func TestCompareFormatFloat(t *testing.T) {
+	// numpy.array2string(np.array(v)) and repr(np.float64(v)) in NumPy 1.24.
+	cases := []struct {
+		v           float64
+		bits        int
+		array, repr string
+	}{
+		{1.0, 64, "1.", "1.0"},
+		{0.25, 64, "0.25", "0.25"},
+		{1.0 / 3, 64, "0.33333333", "0.3333333333333333"},
+		{12345678.8999, 64, "12345678.8999", "12345678.8999"},
+		{1.23456789e11, 64, "1.23456789e+11", "123456789000.0"},
+		{1e-7, 64, "1.e-07", "1e-07"},
+		{2.5e-5, 64, "2.5e-05", "2.5e-05"},
+		{0.0001, 64, "0.0001", "0.0001"},
+		{99999999.99, 64, "99999999.99", "99999999.99"},
+		{1e8, 64, "1.e+08", "100000000.0"},
+		{123456789.123, 64, "1.23456789e+08", "123456789.123"},
+		{-0.5, 64, "-0.5", "-0.5"},
+		{0, 64, "0.", "0.0"},
+		{math.Copysign(0, -1), 64, "-0.", "-0.0"},
+		{1e16, 64, "1.e+16", "1e+16"},
+		{1.5e-10, 64, "1.5e-10", "1.5e-10"},
+		{3.14159265358979, 64, "3.14159265", "3.14159265358979"},
+		{100, 64, "100.", "100.0"},
+		{9.900000000000001e-05, 64, "9.9e-05", "9.900000000000001e-05"},
+		{float64(float32(0.1)), 32, "0.1", "0.1"},
+		{float64(float32(1e-5)), 32, "1.e-05", "1e-05"},
+		{float64(float32(3.4028235e38)), 32, "3.4028235e+38", "3.4028235e+38"},
+		{16777216, 32, "16777216.", "16777216.0"},
+		{65504, 16, "65500.", "65500.0"},
+		{0.0999755859375, 16, "0.1", "0.1"},
+		{HalfToFloat64(1), 16, "6.e-08", "6e-08"},
+		{math.NaN(), 64, "nan", "nan"},
+		{math.Inf(-1), 64, "-inf", "-inf"},
+	}
+	for _, c := range cases {
+		if got := FormatFloatArray(c.v, c.bits); got != c.array {
+			t.Errorf("array2string %v (f%d) = %q, want %q", c.v, c.bits, got, c.array)
+		}
+		if got := FormatFloatRepr(c.v, c.bits); got != c.repr {
+			t.Errorf("repr %v (f%d) = %q, want %q", c.v, c.bits, got, c.repr)
+		}
+	}
+	complexCases := []struct {
+		z    complex128
+		want string
+	}{
+		{1 + 2i, "(1+2j)"}, {2i, "2j"}, {1, "(1+0j)"}, {complex(math.Inf(1), 1), "(inf+1j)"},
+		{complex(math.NaN(), math.NaN()), "(nan+nanj)"}, {1.5 - 2.5i, "(1.5-2.5j)"}, {-1i, "-1j"},
+	}
+	for _, c := range complexCases {
+		b := make([]byte, 16)
+		binary.LittleEndian.PutUint64(b, math.Float64bits(real(c.z)))
+		binary.LittleEndian.PutUint64(b[8:], math.Float64bits(imag(c.z)))
+		if got := FormatElem(b, ElemFormat{'c', 16, false}); got != c.want {
+			t.Errorf("complex %v = %q, want %q", c.z, got, c.want)
+		}
+	}
+}
+
+// encode writes values (float64, complex128, int64 or uint64 as the format
+// needs) into a contiguous array of format f.
+func encode(f ElemFormat, vals []any) []byte {
+	out := make([]byte, len(vals)*f.Size)
+	var o binary.ByteOrder = binary.LittleEndian
+	if f.BigEndian {
+		o = binary.BigEndian
+	}
+	put := func(b []byte, size int, u uint64) {
+		switch size {
+		case 1:
+			b[0] = byte(u)
+		case 2:
+			o.PutUint16(b, uint16(u))
+		case 4:
+			o.PutUint32(b, uint32(u))
+		case 8:
+			o.PutUint64(b, u)
+		}
+	}
+	putFloat := func(b []byte, size int, x float64) {
+		switch size {
+		case 2:
+			put(b, 2, uint64(float64ToHalf(x)))
+		case 4:
+			put(b, 4, uint64(math.Float32bits(float32(x))))
+		case 8:
+			put(b, 8, math.Float64bits(x))
+		}
+	}
+	for i, v := range vals {
+		b := out[i*f.Size : (i+1)*f.Size]
+		switch f.Kind {
+		case 'b', 'i', 'u':
+			switch x := v.(type) {
+			case int64:
+				put(b, f.Size, uint64(x))
+			case uint64:
+				put(b, f.Size, x)
+			case bool:
+				if x {
+					b[0] = 1
+				}
+			}
+		case 'f':
+			putFloat(b, f.Size, v.(float64))
+		case 'c':
+			z := v.(complex128)
+			putFloat(b, f.Size/2, real(z))
+			putFloat(b[f.Size/2:], f.Size/2, imag(z))
+		}
+	}
+	return out
+}
+
+// float64ToHalf rounds x to the nearest binary16 (ties to even) by search:
+// slow, simple and independent of the decoder's arithmetic.
+func float64ToHalf(x float64) uint16 {
+	if math.IsNaN(x) {
+		return 0x7e00
+	}
+	if h, ok := halfMemo[x]; ok {
+		return h
+	}
+	h := float64ToHalfSearch(x)
+	halfMemo[x] = h
+	return h
+}
+
+var halfMemo = map[float64]uint16{}
+
+func float64ToHalfSearch(x float64) uint16 {
+	best, bestErr := uint16(0), math.Inf(1)
+	for h := 0; h < 1<<16; h++ {
+		v := HalfToFloat64(uint16(h))
+		if math.IsNaN(v) || math.Signbit(v) != math.Signbit(x) {
+			continue
+		}
+		if e := math.Abs(v - x); e < bestErr || e == bestErr && h&1 == 0 {
+			best, bestErr = uint16(h), e
+		}
+	}
+	return best
+}
+
+func TestCompareNumPy(t *testing.T) {
+	f8 := ElemFormat{'f', 8, false}
+	f4 := ElemFormat{'f', 4, false}
+	u1 := ElemFormat{'u', 1, false}
+	i8 := ElemFormat{'i', 8, false}
+	u8 := ElemFormat{'u', 8, false}
+	c16 := ElemFormat{'c', 16, false}
+	b1 := ElemFormat{'b', 1, false}
+	nan, inf := math.NaN(), math.Inf(1)
+	def := Tolerance{RTol: 1e-7, EqualNaN: true}
+	cases := []struct {
+		name     string
+		fa       ElemFormat
+		a        []any
+		fd       ElemFormat
+		d        []any
+		tol      Tolerance
+		mismatch int
+		maxAbs   string
+		maxRel   string
+		worst    int
+	}{
+		// The numbers NumPy 1.24's assert_allclose message shows.
+		{"f8", f8, []any{1.0, 2.0, 3.0}, f8, []any{1.0, 2.0, 4.0}, def, 1, "1.", "0.25", 2},
+		{"u1", u1, []any{uint64(1), uint64(2), uint64(3)}, u1, []any{uint64(3), uint64(2), uint64(1)}, def, 2, "2", "2.", 0},
+		{"f4", f4, []any{1.5, 2.0, 3e-9}, f4, []any{1.0, 2.0, 1e-9}, def, 2, "0.5", "2.00000011", 0}, // NumPy, in float32: 2.0000002
+		{"c16-i8", c16, []any{1 + 1i, complex(2, 0)}, i8, []any{int64(1), int64(2)}, def, 1, "1.", "1.", 0},
+		{"zero-desired", f8, []any{1.0, 2.0}, f8, []any{0.0, 0.0}, def, 2, "2.", "inf", 1},
+		{"nan-nan-strict", f8, []any{nan}, f8, []any{nan}, Tolerance{RTol: 1e-7}, 1, "nan", "nan", 0},
+		{"nan-nan", f8, []any{nan, 1.0}, f8, []any{nan, 1.0}, def, 0, "0.", "0.", -1},
+		{"u8-i8", u8, []any{uint64(math.MaxUint64)}, i8, []any{int64(-1)}, def, 1, "18446744073709551616", "1.84467441e+19", 0},
+		{"i8-exact", i8, []any{int64(1<<53 + 1)}, i8, []any{int64(1 << 53)}, Tolerance{EqualNaN: true}, 1, "1", "1.11022302e-16", 0},
+		{"i8-min", i8, []any{int64(math.MinInt64)}, u8, []any{uint64(math.MaxUint64)}, def, 1, "27670116110564327423", "1.5", 0},
+		{"atol", f8, []any{1e-5, 3.0}, f8, []any{3.5e-5, 3.0}, Tolerance{RTol: 1e-3, ATol: 1e-9, EqualNaN: true}, 1, "2.5e-05", "0.71428571", 0},
+		{"inf", f8, []any{inf, -inf, 1.0}, f8, []any{inf, -inf, 1.0}, def, 0, "0.", "0.", -1},
+		{"inf-location", f8, []any{inf, 1.0}, f8, []any{1.0, 1.0}, def, 1, "inf", "inf", 0},
+		{"bool", b1, []any{true, false}, b1, []any{true, true}, def, 1, "1", "1.", 1},
+		{"complex-inf", c16, []any{complex(inf, 1)}, c16, []any{complex(inf, 1)}, def, 0, "nan", "nan", -1},
+		{"rtol", f8, []any{100.0, 100.0}, f8, []any{100.5, 101.0}, Tolerance{RTol: 0.005, EqualNaN: true}, 1, "1.", "0.00990099", 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a := Contiguous(c.fa.Size, []int{len(c.a)}, encode(c.fa, c.a))
+			d := Contiguous(c.fd.Size, []int{len(c.d)}, encode(c.fd, c.d))
+			res, err := AllClose(a, c.fa, d, c.fd, c.tol, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Mismatched != c.mismatch || res.Worst != c.worst {
+				t.Fatalf("mismatched %d worst %d, want %d %d", res.Mismatched, res.Worst, c.mismatch, c.worst)
+			}
+			if res.Mismatched > 0 && (res.MaxAbs.String() != c.maxAbs || FormatFloatArray(res.MaxRel, 64) != c.maxRel) {
+				t.Fatalf("max abs %s rel %s, want %s %s", res.MaxAbs, FormatFloatArray(res.MaxRel, 64), c.maxAbs, c.maxRel)
+			}
+		})
+	}
+}
+
+// naiveClose is the oracle for one element pair: assert_allclose's rules
+// in big.Float arithmetic for integers, float64 or complex128 otherwise.
+func naiveClose(fa ElemFormat, ea []byte, fd ElemFormat, ed []byte, tol Tolerance) bool {
+	isInt := func(k byte) bool { return k == 'b' || k == 'i' || k == 'u' }
+	if isInt(fa.Kind) && isInt(fd.Kind) {
+		val := func(f ElemFormat, b []byte) *big.Float {
+			neg, m := f.Int(b)
+			v := new(big.Float).SetPrec(200).SetUint64(m)
+			if neg {
+				v.Neg(v)
+			}
+			return v
+		}
+		x, y := val(fa, ea), val(fd, ed)
+		diff := new(big.Float).SetPrec(200).Sub(x, y)
+		diff.Abs(diff)
+		ay := new(big.Float).SetPrec(200).Abs(y)
+		yf, _ := ay.Float64()
+		thr := new(big.Float).SetPrec(200).SetFloat64(tol.ATol + tol.RTol*yf)
+		return diff.Cmp(thr) <= 0
+	}
+	x, y := fa.Complex(ea), fd.Complex(ed)
+	nanx := math.IsNaN(real(x)) || math.IsNaN(imag(x))
+	nany := math.IsNaN(real(y)) || math.IsNaN(imag(y))
+	if nanx || nany {
+		return tol.EqualNaN && nanx && nany
+	}
+	finite := func(z complex128) bool { return !math.IsInf(real(z), 0) && !math.IsInf(imag(z), 0) }
+	if !finite(x) || !finite(y) {
+		return x == y
+	}
+	if fa.Kind != 'c' && fd.Kind != 'c' {
+		return math.Abs(real(x)-real(y)) <= tol.ATol+tol.RTol*math.Abs(real(y))
+	}
+	return cmplx.Abs(x-y) <= tol.ATol+tol.RTol*cmplx.Abs(y)
+}
+
+var allFormats = func() []ElemFormat {
+	var fs []ElemFormat
+	for _, be := range []bool{false, true} {
+		fs = append(fs, ElemFormat{'b', 1, false}, ElemFormat{'i', 1, false}, ElemFormat{'u', 1, false})
+		for _, s := range []int{2, 4, 8} {
+			fs = append(fs, ElemFormat{'i', s, be}, ElemFormat{'u', s, be})
+		}
+		for _, s := range []int{2, 4, 8} {
+			fs = append(fs, ElemFormat{'f', s, be})
+		}
+		fs = append(fs, ElemFormat{'c', 8, be}, ElemFormat{'c', 16, be})
+	}
+	return fs
+}()
+
+// randomBytes fills an array of format f with values that collide often:
+// small integers, extremes, NaN, infinities and close floats.
+func randomBytes(r *rand.Rand, f ElemFormat, n int) []byte {
+	b := make([]byte, n*f.Size)
+	for i := 0; i < n; i++ {
+		e := b[i*f.Size : (i+1)*f.Size]
+		if f.Kind == 'f' || f.Kind == 'c' {
+			vals := make([]any, 1)
+			pick := func() float64 {
+				switch r.Intn(10) {
+				case 0:
+					return math.NaN()
+				case 1:
+					return math.Inf(1 - 2*r.Intn(2))
+				case 2:
+					return 0
+				case 3:
+					return 1 + 1e-8*float64(r.Intn(3))
+				}
+				return float64(r.Intn(5)) + []float64{0, 1e-7, 0.5}[r.Intn(3)]
+			}
+			if f.Kind == 'f' {
+				vals[0] = pick()
+			} else {
+				vals[0] = complex(pick(), pick())
+			}
+			copy(e, encode(f, vals))
+			continue
+		}
+		switch r.Intn(3) {
+		case 0:
+			r.Read(e)
+		default:
+			copy(e, encode(f, []any{int64(r.Intn(5) - 1)}))
+		}
+		if f.Kind == 'b' {
+			e[0] &= 1
+		}
+	}
+	return b
+}
+
+func TestCompareOracle(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	for c := 0; c < 600; c++ {
+		fa, fd := allFormats[r.Intn(len(allFormats))], allFormats[r.Intn(len(allFormats))]
+		shape := []int{1 + r.Intn(7), 1 + r.Intn(9)}
+		if c%40 == 0 {
+			shape = []int{37, 1201} // several chunks, runs longer than a batch
+		}
+		n := Count(shape)
+		a := Contiguous(fa.Size, shape, randomBytes(r, fa, n))
+		d := Contiguous(fd.Size, shape, randomBytes(r, fd, n))
+		if r.Intn(2) == 0 {
+			// d in Fortran order: the same logical values, other storage.
+			fdata := make([]byte, len(d.Data))
+			fv := View{Elem: fd.Size, Shape: shape, Strides: FStrides(shape), Data: fdata}
+			for i := 0; i < n; i++ {
+				idx := unravel(i, shape)
+				copy(fdata[(idx[0]*fv.Strides[0]+idx[1]*fv.Strides[1])*fd.Size:], d.Data[i*fd.Size:(i+1)*fd.Size])
+			}
+			d = fv
+		}
+		tol := Tolerance{RTol: []float64{1e-7, 0, 0.1}[r.Intn(3)], ATol: []float64{0, 1e-8, 1}[r.Intn(3)], EqualNaN: r.Intn(2) == 0}
+		name := fmt.Sprintf("%d/%c%d%v-%c%d%v/%+v", c, fa.Kind, fa.Size, fa.BigEndian, fd.Kind, fd.Size, fd.BigEndian, tol)
+		t.Run(name, func(t *testing.T) {
+			res, err := AllClose(a, fa, d, fd, tol, Options{Threads: 1 + r.Intn(3)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, worstWant := 0, -1
+			for i := 0; i < n; i++ {
+				idx := unravel(i, shape)
+				ea := a.Data[i*fa.Size : (i+1)*fa.Size]
+				off := idx[0]*d.Strides[0] + idx[1]*d.Strides[1]
+				ed := d.Data[off*fd.Size : (off+1)*fd.Size]
+				if !naiveClose(fa, ea, fd, ed, tol) {
+					want++
+					if worstWant < 0 {
+						worstWant = i
+					}
+				}
+			}
+			if res.Mismatched != want || res.Total != n {
+				t.Fatalf("mismatched %d of %d, want %d of %d", res.Mismatched, res.Total, want, n)
+			}
+			if (res.Worst < 0) != (worstWant < 0) {
+				t.Fatalf("worst %d, want one iff mismatches", res.Worst)
+			}
+		})
+	}
+}
+
+func TestCompareThreads(t *testing.T) {
+	// Above the parallel threshold, threads must not change the result.
+	r := rand.New(rand.NewSource(4))
+	f := ElemFormat{'f', 8, false}
+	shape := []int{300, 257}
+	a := Contiguous(8, shape, randomBytes(r, f, Count(shape)))
+	d := Contiguous(8, shape, randomBytes(r, f, Count(shape)))
+	tol := Tolerance{RTol: 1e-7, EqualNaN: true}
+	one, err := AllClose(a, f, d, f, tol, Options{Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, th := range []int{2, 3, 8} {
+		got, err := AllClose(a, f, d, f, tol, Options{Threads: th})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprintf("%+v", got) != fmt.Sprintf("%+v", one) {
+			t.Fatalf("threads %d: %+v, want %+v", th, got, one)
+		}
+	}
+}
+
+func TestCompareBroadcastTo(t *testing.T) {
+	s := Contiguous(8, []int{}, encode(ElemFormat{'f', 8, false}, []any{2.0}))
+	v, err := BroadcastTo(s, []int{2, 3})
+	if err != nil || fmt.Sprint(v.Shape, v.Strides) != "[2 3] [0 0]" {
+		t.Fatalf("%v %v %v", v.Shape, v.Strides, err)
+	}
+	if _, err := BroadcastTo(Contiguous(8, []int{1}, make([]byte, 8)), []int{3}); err == nil {
+		t.Fatal("(1,) broadcast to (3,): assert_allclose refuses it")
+	}
+}
+
+func TestCompareExact(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	for c := 0; c < 300; c++ {
+		elem := []int{1, 2, 3, 4, 8, 16}[r.Intn(6)]
+		nd := r.Intn(4)
+		shape := make([]int, nd)
+		for k := range shape {
+			shape[k] = r.Intn(6)
+		}
+		if c%50 == 0 {
+			shape = []int{70, 40, 33} // over the parallel threshold
+		}
+		n := Count(shape)
+		logical := make([]byte, n*elem)
+		r.Read(logical)
+		other := append([]byte{}, logical...)
+		want, first := 0, -1
+		for i := 0; i < n; i++ {
+			if r.Intn(5) == 0 {
+				other[i*elem+r.Intn(elem)] ^= byte(1 + r.Intn(255))
+				want++
+				if first < 0 {
+					first = i
+				}
+			}
+		}
+		store := func(data []byte, fortran bool) View {
+			if !fortran {
+				return Contiguous(elem, shape, data)
+			}
+			v := View{Elem: elem, Shape: shape, Strides: FStrides(shape), Data: make([]byte, len(data))}
+			for i := 0; i < n; i++ {
+				off := 0
+				for k, x := range unravel(i, shape) {
+					off += x * v.Strides[k]
+				}
+				copy(v.Data[off*elem:(off+1)*elem], data[i*elem:(i+1)*elem])
+			}
+			return v
+		}
+		fa, fb := r.Intn(2) == 0, r.Intn(2) == 0
+		a, b := store(logical, fa), store(other, fb)
+		t.Run(fmt.Sprintf("%d/%v/e%d/%v-%v", c, shape, elem, fa, fb), func(t *testing.T) {
+			count, f, err := ExactDiff(a, b, Options{Threads: 1 + r.Intn(4)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if count != want || f != first {
+				t.Fatalf("%d differ, first %d; want %d, %d", count, f, want, first)
+			}
+		})
+	}
+}
+
+func BenchmarkCompareExact(b *testing.B) {
+	shape := []int{2048, 2048}
+	n := Count(shape)
+	data := make([]byte, n*4)
+	rand.New(rand.NewSource(1)).Read(data)
+	c := Contiguous(4, shape, data)
+	c2 := Contiguous(4, shape, append([]byte{}, data...))
+	// f is data in Fortran order; ct the same logical array in C order.
+	f := View{Elem: 4, Shape: shape, Strides: FStrides(shape), Data: data}
+	ct := Contiguous(4, shape, make([]byte, len(data)))
+	if err := Copy(ct.Data, f, Options{}); err != nil {
+		b.Fatal(err)
+	}
+	for _, bc := range []struct {
+		name string
+		x, y View
+	}{{"same-layout", c, c2}, {"c-vs-f", ct, f}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(int64(2 * len(data)))
+			for i := 0; i < b.N; i++ {
+				if _, _, err := ExactDiff(bc.x, bc.y, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkCompareAllClose(b *testing.B) {
+	shape := []int{1024, 1024}
+	n := Count(shape)
+	f := ElemFormat{'f', 4, false}
+	data := make([]byte, n*4)
+	for i := 0; i < n; i++ {
+		binary.LittleEndian.PutUint32(data[4*i:], math.Float32bits(float32(i)))
+	}
+	v := Contiguous(4, shape, data)
+	b.SetBytes(int64(2 * len(data)))
+	for i := 0; i < b.N; i++ {
+		if _, err := AllClose(v, f, v, f, Tolerance{RTol: 1e-7, EqualNaN: true}, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

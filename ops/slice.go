@@ -1,0 +1,562 @@
+package ops
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"unsafe"
+)
+
+// maxResultDims is NumPy's NPY_MAXDIMS: no result may have more axes.
+const maxResultDims = 32
+
+// Indexing is a[EXPR] resolved against one array: a view for basic indexing
+// (integers, slices, ..., None), or a view followed by a gather for
+// advanced indexing (integer and boolean arrays).
+type Indexing struct {
+	// Shape is the result's shape.
+	Shape []int
+
+	// view is the result itself for basic indexing. For advanced indexing
+	// it holds the result's non-advanced axes (those before the broadcast
+	// index block, then those after it) over the same storage.
+	view View
+	pre  int        // advanced: result axes before the broadcast index block
+	gen  *offsetGen // advanced: byte offsets for the broadcast index block; nil for basic
+}
+
+// Basic returns the result view when the indexing is basic (no data moves
+// until the view is copied), and false for advanced indexing.
+func (x *Indexing) Basic() (View, bool) {
+	if x.gen == nil {
+		return x.view, true
+	}
+	return View{}, false
+}
+
+// Write writes the result, in C order, into dst, which must hold exactly
+// Count(x.Shape) elements of the source's size.
+func (x *Indexing) Write(dst []byte, opt Options) error {
+	if x.gen == nil {
+		return Copy(dst, x.view, opt)
+	}
+	return x.gather(dst, opt)
+}
+
+// entry is one index item after the ellipsis is expanded and boolean
+// arrays are turned into their nonzero() integer arrays.
+type entry struct {
+	kind  IndexKind // IndexInt, IndexSlice, IndexEllipsis, IndexNewAxis, IndexArray, IndexBool
+	item  *IndexItem
+	dims  int     // IndexEllipsis: the axes it stands for
+	shape []int   // IndexArray: the index array's shape
+	vals  []int64 // IndexArray: its values in C order
+	// IndexArray from a boolean array: the boolean array's extent along
+	// this axis (-1 for integer arrays), checked against the axis.
+	boolDim int
+}
+
+// Index resolves items (see ParseSliceExpr) against v with NumPy's rules:
+// integers and slices as Python's (negative values count from the end;
+// slice bounds clamp), at most one ellipsis, None adds an axis of length
+// one. Integer and boolean arrays are advanced indices: boolean arrays act
+// as their nonzero(), and all advanced indices broadcast together; the
+// broadcast axes replace the indexed ones where the first advanced index
+// stood when the advanced indices (integers among them) are adjacent, and
+// go first when a slice, ellipsis or None separates them. Errors carry
+// NumPy's messages.
+func (v View) Index(items []IndexItem) (*Indexing, error) {
+	if err := v.Check(); err != nil {
+		return nil, err
+	}
+	nd := len(v.Shape)
+	used, ellipsis := 0, -1
+	for k := range items {
+		switch it := &items[k]; it.Kind {
+		case IndexEllipsis:
+			if ellipsis >= 0 {
+				return nil, fmt.Errorf("an index can only have a single ellipsis ('...')")
+			}
+			ellipsis = k
+		case IndexInt, IndexSlice, IndexArray:
+			used++
+		case IndexBoolArray:
+			used += len(it.Shape)
+		}
+	}
+	if used > nd {
+		return nil, fmt.Errorf("too many indices for array: array is %d-dimensional, but %d were indexed", nd, used)
+	}
+
+	// Expand: an ellipsis (explicit, or implied at the end) stands for the
+	// axes no item uses; boolean arrays become one integer array per axis.
+	var entries []entry
+	for k := range items {
+		it := &items[k]
+		switch it.Kind {
+		case IndexEllipsis:
+			entries = append(entries, entry{kind: IndexEllipsis, item: it, dims: nd - used})
+		case IndexBoolArray:
+			entries = append(entries, nonzeroEntries(it)...)
+		case IndexArray:
+			entries = append(entries, entry{kind: IndexArray, item: it, shape: it.Shape, vals: it.Ints, boolDim: -1})
+		default:
+			entries = append(entries, entry{kind: it.Kind, item: it})
+		}
+	}
+	if ellipsis < 0 && used < nd {
+		entries = append(entries, entry{kind: IndexEllipsis, dims: nd - used})
+	}
+
+	// NumPy checks the result's rank, then boolean extents, before any value.
+	advanced, fancyDims, newDims := false, 0, 0
+	for _, e := range entries {
+		switch e.kind {
+		case IndexArray:
+			advanced = true
+			fancyDims = max(fancyDims, len(e.shape))
+		case IndexBool:
+			advanced = true
+			fancyDims = max(fancyDims, 1)
+		case IndexSlice, IndexNewAxis:
+			newDims++
+		case IndexEllipsis:
+			newDims += e.dims
+		}
+	}
+	if newDims+fancyDims > maxResultDims {
+		return nil, fmt.Errorf("number of dimensions must be within [0, %d], indexing result would have %d", maxResultDims, newDims+fancyDims)
+	}
+	axis := 0
+	for _, e := range entries {
+		switch e.kind {
+		case IndexArray:
+			if e.boolDim >= 0 && e.boolDim != v.Shape[axis] {
+				return nil, fmt.Errorf("boolean index did not match indexed array along dimension %d; dimension is %d but corresponding boolean dimension is %d", axis, v.Shape[axis], e.boolDim)
+			}
+			axis++
+		case IndexInt, IndexSlice:
+			axis++
+		case IndexEllipsis:
+			axis += e.dims
+		}
+	}
+
+	// Apply the basic part as a view. Advanced axes stay in it at full
+	// length (a 0-d boolean adds an axis of length one) and are noted.
+	w := View{Elem: v.Elem, Data: v.Data, Offset: v.Offset}
+	type fancy struct {
+		dim   int // axis of w
+		axis  int // axis of v, for messages; -1 for a 0-d boolean
+		shape []int
+		vals  []int64
+	}
+	var fancies []fancy
+	// consec: where the broadcast block goes (NumPy's mapiter consec);
+	// status -1 before any advanced index, 0 inside the first run of them,
+	// 1 after it, 2 when a second run proves them separated.
+	consec, status := 0, -1
+	axis = 0
+	for _, e := range entries {
+		isAdvanced := e.kind == IndexArray || e.kind == IndexBool || e.kind == IndexInt
+		if isAdvanced && advanced {
+			switch status {
+			case -1:
+				consec, status = len(w.Shape)-len(fancies), 0
+			case 1:
+				consec, status = 0, 2
+			}
+		} else if status == 0 {
+			status = 1
+		}
+		switch e.kind {
+		case IndexInt:
+			n := v.Shape[axis]
+			i := e.item.Int
+			if i < -int64(n) || i >= int64(n) {
+				return nil, fmt.Errorf("index %d is out of bounds for axis %d with size %d", i, axis, n)
+			}
+			if i < 0 {
+				i += int64(n)
+			}
+			w.Offset += int(i) * v.Strides[axis]
+			axis++
+		case IndexSlice:
+			start, step, length, err := sliceIndices(e.item, v.Shape[axis])
+			if err != nil {
+				return nil, err
+			}
+			if length > 0 {
+				w.Offset += start * v.Strides[axis]
+			}
+			stride := step * v.Strides[axis]
+			if length <= 1 {
+				stride = 0 // unused, and step may be near the int range's end
+			}
+			w.Shape = append(w.Shape, length)
+			w.Strides = append(w.Strides, stride)
+			axis++
+		case IndexEllipsis:
+			w.Shape = append(w.Shape, v.Shape[axis:axis+e.dims]...)
+			w.Strides = append(w.Strides, v.Strides[axis:axis+e.dims]...)
+			axis += e.dims
+		case IndexNewAxis:
+			w.Shape = append(w.Shape, 1)
+			w.Strides = append(w.Strides, 0)
+		case IndexArray:
+			fancies = append(fancies, fancy{dim: len(w.Shape), axis: axis, shape: e.shape, vals: e.vals})
+			w.Shape = append(w.Shape, v.Shape[axis])
+			w.Strides = append(w.Strides, v.Strides[axis])
+			axis++
+		case IndexBool:
+			// NumPy: a new axis of length one, indexed by zeros of shape
+			// (1,) for True and (0,) for False.
+			n := 0
+			if e.item.Bool {
+				n = 1
+			}
+			fancies = append(fancies, fancy{dim: len(w.Shape), axis: -1, shape: []int{n}, vals: make([]int64, n)})
+			w.Shape = append(w.Shape, 1)
+			w.Strides = append(w.Strides, 0)
+		}
+	}
+	if !advanced {
+		return &Indexing{Shape: w.Shape, view: w}, nil
+	}
+
+	// Broadcast the index arrays together.
+	shapes := make([][]int, len(fancies))
+	for k, f := range fancies {
+		shapes[k] = f.shape
+	}
+	bshape, ok := broadcastShapes(shapes)
+	if !ok {
+		parts := make([]string, len(shapes))
+		for k, s := range shapes {
+			parts[k] = strings.ReplaceAll(shapeString(s), " ", "")
+		}
+		return nil, fmt.Errorf("shape mismatch: indexing arrays could not be broadcast together with shapes %s", strings.Join(parts, " "))
+	}
+
+	// The non-advanced axes, and the result: the broadcast block at consec.
+	rest := View{Elem: w.Elem, Data: w.Data, Offset: w.Offset}
+	isFancy := make([]bool, len(w.Shape))
+	for _, f := range fancies {
+		isFancy[f.dim] = true
+	}
+	for d := range w.Shape {
+		if !isFancy[d] {
+			rest.Shape = append(rest.Shape, w.Shape[d])
+			rest.Strides = append(rest.Strides, w.Strides[d])
+		}
+	}
+	shape := append(append(append([]int{}, rest.Shape[:consec]...), bshape...), rest.Shape[consec:]...)
+	count, ok := checkedCount(shape)
+	if !ok || count > math.MaxInt/max(1, v.Elem) {
+		return nil, fmt.Errorf("the result of shape %s is too large", shapeString(shape))
+	}
+
+	// Each index array becomes byte offsets along its axis. NumPy 1.24
+	// checks the values only when the result has elements (it merely warns
+	// about out-of-range values in an empty result).
+	gen := &offsetGen{shape: bshape, count: Count(bshape)}
+	if count > 0 {
+		if err := w.Check(); err != nil {
+			return nil, err
+		}
+		for _, f := range fancies {
+			n := w.Shape[f.dim]
+			step := w.Strides[f.dim] * w.Elem
+			offs := make([]int, len(f.vals))
+			for k, i := range f.vals {
+				if i < -int64(n) || i >= int64(n) {
+					return nil, fmt.Errorf("index %d is out of bounds for axis %d with size %d", i, f.axis, n)
+				}
+				if i < 0 {
+					i += int64(n)
+				}
+				offs[k] = int(i) * step
+			}
+			gen.add(f.shape, offs)
+		}
+	}
+	return &Indexing{Shape: shape, view: rest, pre: consec, gen: gen}, nil
+}
+
+// nonzeroEntries is numpy.nonzero of a boolean index array: one integer
+// array per axis, each holding the coordinates of the True elements.
+func nonzeroEntries(it *IndexItem) []entry {
+	nd := len(it.Shape)
+	count := 0
+	for _, b := range it.Bools {
+		if b {
+			count++
+		}
+	}
+	coords := make([][]int64, nd)
+	for d := range coords {
+		coords[d] = make([]int64, 0, count)
+	}
+	for k, b := range it.Bools {
+		if !b {
+			continue
+		}
+		for d, c := range unravel(k, it.Shape) {
+			coords[d] = append(coords[d], int64(c))
+		}
+	}
+	out := make([]entry, nd)
+	for d := range out {
+		out[d] = entry{kind: IndexArray, item: it, shape: []int{count}, vals: coords[d], boolDim: it.Shape[d]}
+	}
+	return out
+}
+
+// sliceIndices is Python's slice.indices(n) for the item's bounds: the
+// first position, the step and the number of positions. A zero step is
+// Python's error.
+func sliceIndices(it *IndexItem, n int) (start, step, length int, err error) {
+	step = 1
+	if it.HasStep {
+		if it.Step == 0 {
+			return 0, 0, 0, fmt.Errorf("slice step cannot be zero")
+		}
+		step = int(max(it.Step, -math.MaxInt64)) // Python keeps -step representable
+	}
+	var lo, hi int
+	switch {
+	case it.HasStart:
+		lo = int(it.Start)
+	case step < 0:
+		lo = math.MaxInt64
+	default:
+		lo = 0
+	}
+	switch {
+	case it.HasStop:
+		hi = int(it.Stop)
+	case step < 0:
+		hi = math.MinInt64
+	default:
+		hi = math.MaxInt64
+	}
+	adjust := func(i int) int {
+		if i < 0 {
+			if i += n; i < 0 {
+				if step < 0 {
+					return -1
+				}
+				return 0
+			}
+		} else if i >= n {
+			if step < 0 {
+				return n - 1
+			}
+			return n
+		}
+		return i
+	}
+	lo, hi = adjust(lo), adjust(hi)
+	switch {
+	case step < 0 && hi < lo:
+		length = (lo-hi-1)/(-step) + 1
+	case step > 0 && lo < hi:
+		length = (hi-lo-1)/step + 1
+	}
+	return lo, step, length, nil
+}
+
+// broadcastShapes is NumPy's broadcast of shapes, aligned at the right.
+func broadcastShapes(shapes [][]int) ([]int, bool) {
+	nd := 0
+	for _, s := range shapes {
+		nd = max(nd, len(s))
+	}
+	out := make([]int, nd)
+	for k := range out {
+		out[k] = 1
+	}
+	for _, s := range shapes {
+		for k, d := range s {
+			o := &out[nd-len(s)+k]
+			switch {
+			case d == *o || d == 1:
+			case *o == 1:
+				*o = d
+			default:
+				return nil, false
+			}
+		}
+	}
+	return out, true
+}
+
+// checkedCount is the product of shape, or false when it overflows.
+func checkedCount(shape []int) (int, bool) {
+	n := 1
+	for _, d := range shape {
+		if d == 0 {
+			return 0, true
+		}
+	}
+	for _, d := range shape {
+		if n > math.MaxInt/d {
+			return 0, false
+		}
+		n *= d
+	}
+	return n, true
+}
+
+// offsetGen yields, for each position of the broadcast index shape in C
+// order, the byte offset that all index arrays together select: the sum of
+// each array's value (at that position, broadcast) times its axis's byte
+// stride. Arrays of the same shape broadcast alike and are summed into one,
+// so a boolean mask's nonzero() arrays or a[[...], [...]] cost one lookup.
+type offsetGen struct {
+	shape   []int   // the broadcast shape
+	count   int     // its element count
+	offs    [][]int // per array: byte offsets in the array's C order
+	shapes  [][]int // per array: its shape
+	strides [][]int // per array: element strides over shape, 0 where broadcast
+}
+
+// add adds one index array's byte offsets.
+func (g *offsetGen) add(shape []int, offs []int) {
+	for k, s := range g.shapes {
+		if sameShape(s, shape) {
+			for j := range offs {
+				g.offs[k][j] += offs[j]
+			}
+			return
+		}
+	}
+	st := make([]int, len(g.shape))
+	cs := CStrides(shape)
+	for k := range shape {
+		if shape[k] != 1 {
+			st[len(g.shape)-len(shape)+k] = cs[k]
+		}
+	}
+	g.offs = append(g.offs, offs)
+	g.shapes = append(g.shapes, shape)
+	g.strides = append(g.strides, st)
+}
+
+// fill writes the offsets of positions start, start+1, ... into dst. idx
+// and pos are scratch of len(g.shape) and len(g.offs).
+func (g *offsetGen) fill(dst []int, start int, idx, pos []int) {
+	if len(g.offs) == 1 && len(g.offs[0]) == g.count {
+		copy(dst, g.offs[0][start:]) // the one array has the broadcast shape
+		return
+	}
+	rem := start
+	for k := len(g.shape) - 1; k >= 0; k-- {
+		idx[k] = rem % g.shape[k]
+		rem /= g.shape[k]
+	}
+	for f, st := range g.strides {
+		pos[f] = 0
+		for k, s := range st {
+			pos[f] += idx[k] * s
+		}
+	}
+	for j := range dst {
+		o := 0
+		for f, offs := range g.offs {
+			o += offs[pos[f]]
+		}
+		dst[j] = o
+		for k := len(g.shape) - 1; k >= 0; k-- {
+			idx[k]++
+			for f, st := range g.strides {
+				pos[f] += st[k]
+			}
+			if idx[k] < g.shape[k] {
+				break
+			}
+			for f, st := range g.strides {
+				pos[f] -= idx[k] * st[k]
+			}
+			idx[k] = 0
+		}
+	}
+}
+
+// gatherBatch is how many broadcast positions get their offsets at once.
+const gatherBatch = 1024
+
+// gather writes the advanced result: out[o, j, i] is the element at
+// outer(o) + offset(j) + inner(i), where outer and inner are the non-advanced
+// axes before and after the broadcast block and offset(j) comes from the
+// index arrays. It is numpy.take generalised from one axis's indices to the
+// offsets of several broadcast index arrays, on the same kernels: a gather
+// loop when each block is one element, the copy planner's kernels replayed
+// at every offset otherwise.
+func (x *Indexing) gather(dst []byte, opt Options) error {
+	v, g := x.view, x.gen
+	outer := View{Elem: v.Elem, Shape: v.Shape[:x.pre], Strides: v.Strides[:x.pre]}
+	inner := View{Elem: v.Elem, Shape: v.Shape[x.pre:], Strides: v.Strides[x.pre:], Data: v.Data}
+	no, nb, ni := outer.Count(), g.count, inner.Count()
+	if want := no * nb * ni * v.Elem; len(dst) != want {
+		return fmt.Errorf("destination holds %d bytes, the indexing writes %d", len(dst), want)
+	}
+	if len(dst) == 0 {
+		return nil
+	}
+	ocalc := NewOffsetCalculator(outer.Shape, byteStrides(outer))
+	srcBase := unsafe.Add(unsafe.Pointer(unsafe.SliceData(v.Data)), v.Offset*v.Elem)
+	dstBase := unsafe.Pointer(unsafe.SliceData(dst))
+	threads := opt.threads()
+	if len(dst) < parallelMin {
+		threads = 1
+	}
+
+	if ni == 1 {
+		// One element per offset: the gather loop over batches of offsets.
+		kernel := pickGather(v.Elem)
+		batches := ceilDiv(nb, gatherBatch)
+		parallel(no*batches, threads, func(lo, hi int) {
+			oidx := make([]int, len(outer.Shape))
+			idx, pos := make([]int, len(g.shape)), make([]int, len(g.offs))
+			offs := make([]int, gatherBatch)
+			for it := lo; it < hi; it++ {
+				o, b := it/batches, it%batches
+				j := b * gatherBatch
+				n := min(gatherBatch, nb-j)
+				ooff, _ := ocalc.Index(o, oidx)
+				g.fill(offs[:n], j, idx, pos)
+				kernel(unsafe.Add(dstBase, (o*nb+j)*v.Elem), unsafe.Add(srcBase, ooff), offs[:n], 1)
+			}
+			if opt.Done != nil {
+				opt.Done.Add(int64((hi - lo) * (len(dst) / (no * batches))))
+			}
+		})
+		return nil
+	}
+
+	p := makePlan(inner, dstBase)
+	block := ni * v.Elem
+	items := no * nb
+	blockThreads := 1
+	if items < 4*threads {
+		blockThreads, threads = threads, 1
+	}
+	parallel(items, threads, func(lo, hi int) {
+		oidx := make([]int, len(outer.Shape))
+		idx, pos := make([]int, len(g.shape)), make([]int, len(g.offs))
+		offs := make([]int, gatherBatch)
+		for it := lo; it < hi; {
+			o, j := it/nb, it%nb
+			n := min(gatherBatch, nb-j, hi-it)
+			ooff, _ := ocalc.Index(o, oidx)
+			g.fill(offs[:n], j, idx, pos)
+			for k := 0; k < n; k++ {
+				src := unsafe.Add(srcBase, ooff+offs[k]+p.base)
+				p.runAt(unsafe.Add(dstBase, (it+k)*block), src, blockThreads, opt.Done)
+			}
+			it += n
+		}
+	})
+	return nil
+}
