@@ -18,9 +18,10 @@ Examples:
    strider diagonal m.npy -o d.npy
    strider diagonal --offset -1 --axis1 1 --axis2 2 batch.npy -o d.npy`,
 	Flags: withShared(
-		&cli.IntFlag{Name: "offset", Usage: "diagonal `K`: above the main one when positive, below when negative"},
-		&cli.IntFlag{Name: "axis1", Aliases: []string{"dim1"}, Value: 0, Usage: "first axis `A` of the 2-d planes"},
-		&cli.IntFlag{Name: "axis2", Aliases: []string{"dim2"}, Value: 1, Usage: "second axis `B` of the 2-d planes"},
+		// Strings read by parseInt: decimal, as everywhere else (an IntFlag would read 010 as 8).
+		&cli.StringFlag{Name: "offset", Value: "0", Usage: "diagonal `K`: above the main one when positive, below when negative"},
+		&cli.StringFlag{Name: "axis1", Aliases: []string{"dim1"}, Value: "0", Usage: "first axis `A` of the 2-d planes"},
+		&cli.StringFlag{Name: "axis2", Aliases: []string{"dim2"}, Value: "1", Usage: "second axis `B` of the 2-d planes"},
 	),
 	Action: runDiagonal,
 }
@@ -34,12 +35,18 @@ func runDiagonal(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	var k [3]int
+	for i, name := range []string{"offset", "axis1", "axis2"} {
+		if k[i], err = parseInt(name, c.String(name)); err != nil {
+			return err
+		}
+	}
 	in, err := openInput(spec, npy.AccessSparse)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	d, err := in.view.Diagonal(c.Int("offset"), c.Int("axis1"), c.Int("axis2"))
+	d, err := in.view.Diagonal(k[0], k[1], k[2])
 	if err != nil {
 		return err
 	}

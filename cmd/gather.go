@@ -88,6 +88,10 @@ func runGather(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if len(v.Shape) == 0 {
+		// numpy.take ravels a 0-d array, so axis 0 (or -1) is its one element.
+		v.Shape, v.Strides = []int{1}, []int{1}
+	}
 	axis, err := ops.NormalizeAxis(a, len(v.Shape))
 	if err != nil {
 		return err

@@ -24,7 +24,7 @@ Examples:
    strider gather-elements --indices idx.npy --axis 0 m.npy -o g.npy`,
 	Flags: withShared(
 		&cli.StringFlag{Name: "indices", Usage: "read the indices from `IDX.npy`"},
-		&cli.IntFlag{Name: "axis", Aliases: []string{"dim"}, Value: -1, Usage: "axis `A` to gather along"},
+		&cli.StringFlag{Name: "axis", Aliases: []string{"dim"}, Value: "-1", Usage: "axis `A` to gather along"},
 	),
 	Action: runGatherElements,
 }
@@ -35,6 +35,10 @@ func runGatherElements(c *cli.Context) error {
 		return err
 	}
 	opt, err := options(c)
+	if err != nil {
+		return err
+	}
+	a, err := parseInt("axis", c.String("axis"))
 	if err != nil {
 		return err
 	}
@@ -52,7 +56,7 @@ func runGatherElements(c *cli.Context) error {
 	if len(ix.shape) != len(v.Shape) {
 		return fmt.Errorf("indices and array must have the same number of dimensions: indices %s, array %s", pyTuple(ix.shape), pyTuple(v.Shape))
 	}
-	axis, err := ops.NormalizeAxis(c.Int("axis"), len(v.Shape))
+	axis, err := ops.NormalizeAxis(a, len(v.Shape))
 	if err != nil {
 		return err
 	}

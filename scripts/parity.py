@@ -4,6 +4,8 @@
     go build -o strider . && /usr/bin/python3 scripts/parity.py
     /usr/bin/python3 scripts/parity.py --strider ./strider --cases 2000 --seed 1 \\
         --ops info,transpose --lib numpy,torch
+    /usr/bin/python3 scripts/parity.py --ops gather,gather-elements --gather-cases 5000
+    /usr/bin/python3 scripts/parity.py --ops sort,tri --plugin-cases 0   # plug-ins only
 
 Shell scripts should call it as "${PYTHON:-/usr/bin/python3} scripts/parity.py": the
 interpreter needs numpy (and torch for --lib torch); $PYTHON overrides the default.
@@ -29,16 +31,44 @@ forms, aliases, negative axes; invalid axes (repeated, wrong length, out of rang
 Plus every fixture in testdata/ and every file in testdata/malformed/ (all must be refused;
 `info` may report the *header ok* ones).
 
+diagonal, gather, gather-elements: the same inputs (every dtype and byte order, C/F, 0-d, empty),
+with option spellings and aliases (--dim1, --dim, --opt=value) before or after the input.
+- diagonal: random axis pairs (negative too), offsets inside, at and past both ends, up to the
+  int64 limits; refusals: 0-d/1-d input, the same axis twice, axes out of range, offsets that
+  are not decimal int64 (0x10, 1.5, 2**63).
+- gather: no --axis (flattened) or an axis (0 and -1 of a 0-d input too), modes raise (default),
+  wrap, clip; indices from a file of every integer dtype (i1..i8, u1..u8, both byte orders, C
+  and Fortran, 0-d to 3-d, empty, npz members) or an --index literal (nested lists and tuples,
+  odd spacing); in wrap/clip the dtype's extremes and uint64 values above INT64_MAX. Refusals:
+  indices out of range (raise), a non-empty take from an empty axis, bool/float/complex index
+  files, bad literals, --indices with --index, neither, a bad --mode or --axis. Plus a fixed
+  list of literals at the edges of Python's integer grammar (010, (3), 0x_a, - 3, ...) and the
+  fixtures and malformed files (as input and as index file).
+- gather-elements: index extents off the axis equal to the input's (judged by NumPy and torch)
+  or, for 30% of cases, smaller (torch.gather's rule; judged by torch only: take_along_axis
+  would broadcast); refusals: 0-d input, wrong index ndim, an extent too large, indices out of
+  range, an empty axis, non-integer indices.
+torch judges gather only in mode raise (torch.index_select has no wrap or clip).
+
+Plug-ins: every op in --ops that is not built in is a module scripts/parity_<op>.py (dashes
+become underscores) with run(strider, cases=..., seed=0, verbose=False) returning
+dict(passed=, failed=, skipped=); it runs after the built-in cases and its counts join the
+summary and the exit status. The default --ops is every built-in op plus every parity_*.py found.
+A plug-in that cannot be imported, raises, or returns anything else counts as one failure.
+
 Output: one FAIL line per mismatch followed by a `$ strider ...` line to reproduce it (the
-temporary folder is kept when anything fails), then `<op> <lib>: N passed, N failed, N skipped`.
-Exit status: 0 all passed; 1 some case failed; 2 bad usage or no strider binary; 3 nothing
-failed but a requested op is not implemented by strider yet (it answers "unknown command").
+temporary folder is kept when anything fails), then `<op> <lib>: N passed (N refusals),
+N failed, N skipped` (refusals: cases both had to refuse), then one line per plug-in.
+Exit status: 0 all passed; 1 some case failed (plug-ins included); 2 bad usage or no strider
+binary; 3 nothing failed but a requested op is not implemented by strider yet (it answers
+"unknown command").
 """
 
 import argparse
 import collections
 import concurrent.futures
 import dataclasses
+import importlib
 import io
 import json
 import math
@@ -50,6 +80,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 import zipfile
 from pathlib import Path
 
@@ -61,7 +92,7 @@ sys.path.insert(0, str(SCRIPTS))
 import gen_testdata as gt  # noqa: E402 - sibling module
 import reference as ref  # noqa: E402 - sibling module
 
-OPS = ("info", "transpose")
+OPS = ("info", "transpose", "diagonal", "gather", "gather-elements")
 LIBS = ("numpy", "torch")
 DIM_SIZES = [1, 2, 3, 5, 7, 8, 13, 17, 31, 64]
 MAX_ELEMENTS = 4096  # keeps random arrays small; 64 still appears, just not in every dim
@@ -82,6 +113,7 @@ class Outcome:
     label: str = ""
     reason: str = ""
     repro: str = ""
+    refused: bool = False  # the reference refused: strider had to refuse too
 
 
 @dataclasses.dataclass
@@ -314,6 +346,136 @@ def random_axes(rng, ndim):
 
 
 # ---------------------------------------------------------------------------------------------
+# case construction: diagonal, gather, gather-elements
+
+#: Every integer dtype an index file may have, both byte orders.
+INDEX_TOKENS = ["i1", "u1", "i2le", "i2be", "i4le", "i4be", "i8le", "i8be",
+                "u2le", "u2be", "u4le", "u4be", "u8le", "u8be"]
+#: Index files strider must refuse (NumPy's np.take would take bools as 0/1).
+BAD_INDEX_TOKENS = ["b1", "f2le", "f4be", "f8le", "f8be", "c8le", "c16be"]
+INT64_MIN, INT64_MAX = -2 ** 63, 2 ** 63 - 1
+FAR_OFFSETS = [10 ** 6, -10 ** 6, 2 ** 31 - 1, 2 ** 31, -2 ** 31, -2 ** 31 - 1, 2 ** 40,
+               -2 ** 40, INT64_MAX, INT64_MIN, INT64_MIN + 1]
+BAD_INT_TEXT = ["x", "1.5", "", "2e3", str(2 ** 63), str(-2 ** 63 - 1), "0x10", "1,2"]
+BAD_LITERALS = ["True", "[1, False]", "1.5", "[0, 1.0]", "[1,[2]]", "[[1],[2,3]]", "[1,2",
+                "1e3", "[0x]", "99999999999999999999", "[-99999999999999999999]", "'3'",
+                "None", "[1 2]", "[1,,2]", "08", "1__0", "1+2j", "{1}", "[", "", "x"]
+#: (literal, mode) pairs run on one fixed input, np.arange(20) as >i2: Python's integer
+#: literal grammar at its edges, so strider's parser can be judged against ast.literal_eval.
+FIXED_LITERALS = [
+    ("3", None), ("-1", None), ("+3", None), ("- 3", None), ("-\t3", None), ("0", None),
+    ("00", None), ("0_0", None), ("010", None), ("0_7", None), ("07", None), ("1_0", None),
+    ("1_", None), ("0xF", None), ("0X0f", None), ("0x1F", "wrap"), ("0x_a", None),
+    ("-0o7", None), ("0O7", None), ("0b11", None), ("0B1_1", None), ("0b2", None), ("0x", None),
+    ("(3)", None), ("((1))", None), ("(3,)", None), ("()", None), ("( )", None), ("[]", None),
+    ("[[]]", None), ("[[], []]", None), ("[()]", None), ("[(1,2),[3,4]]", None),
+    ("([1, 2])", None), ("((1, 2), (3, 4))", None), ("[3,]", None), (" [1, 2] ", None),
+    ("[ 1 ,2 ]", None), ("[-1, -20]", None), ("[-21]", None), ("[19, 20]", None),
+    ("[20]", "clip"), ("[-21, 45]", "wrap"), ("9223372036854775807", "wrap"),
+    ("-9223372036854775808", "wrap"), ("-9223372036854775808", "clip"),
+    ("9223372036854775808", "wrap"), ("-9223372036854775808", None),
+] + [(text, None) for text in BAD_LITERALS]
+
+
+def pick_int(rng, items):
+    """rng.choice for Python ints of any size (rng.choice makes [1, 2**64-1] a float array)."""
+    return items[int(rng.integers(len(items)))]
+
+
+def random_shape_ndim(rng, lo, hi):
+    """A random_shape with between lo and hi dimensions (redrawn until it has)."""
+    while True:
+        shape = random_shape(rng)
+        if lo <= len(shape) <= hi:
+            return shape
+
+
+def random_index_shape(rng, max_count):
+    """0-d, 1-d (often) or 2-3-d index shapes, sometimes empty, at most max_count elements."""
+    ndim = int(rng.choice(4, p=[.15, .5, .25, .1]))
+    sizes = [0, 1, 2, 3, 4, 5, 7, 8]
+    shape = [int(rng.integers(0, 41)) if ndim == 1 and rng.random() < 0.6
+             else int(rng.choice(sizes, p=[.05, .2, .2, .2, .1, .1, .1, .05]))
+             for _ in range(ndim)]
+    while math.prod(shape) > max(1, max_count):
+        i = int(np.argmax(shape))
+        shape[i] //= 2
+    return tuple(shape)
+
+
+def index_values(rng, token, shape, n, mode, out_of_range=False):
+    """An index array of dtype token and the given shape for an axis of size n.
+
+    raise: values in [-n, n) (unsigned: [0, n)); wrap and clip: mostly within a few n either
+    side, sometimes the dtype's extremes (and uint64 values above INT64_MAX). out_of_range puts
+    one value just outside [-n, n) (or huge) where the dtype can hold one.
+    """
+    dtype = gt.token_dtype(token)
+    info = np.iinfo(dtype)
+    count = math.prod(shape)
+    lo, hi = (-n, n - 1) if mode == "raise" else (-3 * n - 3, 3 * n + 3)
+    lo, hi = max(lo, int(info.min)), min(hi, int(info.max))
+    if hi < lo:  # n == 0 and unsigned: any value is out of range anyway
+        lo, hi = 0, 3
+    vals = [int(v) for v in rng.integers(lo, hi, size=count, endpoint=True)] if count else []
+    if mode != "raise" and count:
+        for i in np.flatnonzero(rng.random(count) < 0.08):
+            if token.startswith("u8") and rng.random() < 0.5:
+                vals[i] = int(rng.integers(2 ** 63, 2 ** 64 - 1, dtype=np.uint64, endpoint=True))
+            else:
+                vals[i] = pick_int(rng, [int(info.min), int(info.max), int(info.min) + 1,
+                                     int(info.max) - 1])
+    if out_of_range and count:
+        choices = [v for v in (n, n + 1, -n - 1, 2 * n + 7, int(info.max))
+                   if info.min <= v <= info.max and not -n <= v < n]
+        if token.startswith("u8"):
+            choices.append(2 ** 64 - 1)
+        if choices:
+            vals[int(rng.integers(count))] = pick_int(rng, choices)
+    native = dtype.newbyteorder("=")  # object -> uint64 would go through C long
+    return np.array(vals, dtype=native).reshape(shape).astype(dtype)
+
+
+def format_literal(rng, arr):
+    """A NumPy literal for an int array: nested lists (sometimes tuples), random spacing."""
+    def fmt(a):
+        if a.ndim == 0:
+            v = int(a)
+            return ("+%d" % v) if v >= 0 and rng.random() < 0.05 else str(v)
+        sep = str(rng.choice([",", ", ", " , ", ",  "]))
+        items = [fmt(a[i]) for i in range(len(a))]
+        if rng.random() < 0.15:
+            comma = len(items) == 1 or rng.random() < 0.3  # (x,) is a tuple, (x) is x
+            return "(" + sep.join(items) + ("," if comma else "") + ")"
+        return "[" + sep.join(items) + ("," if items and rng.random() < 0.1 else "") + "]"
+    text = fmt(np.asarray(arr))
+    if rng.random() < 0.05:
+        text = "(" + text + ")"  # grouping parentheses: the same value
+    if rng.random() < 0.05:
+        text = " " + text + " "
+    return text
+
+
+def option(rng, names, value, probs=None):
+    """An option with a value: ['--name', value] or ['--name=value'], the name drawn from names."""
+    name = str(rng.choice(names, p=probs))
+    return [name + "=" + value] if rng.random() < 0.2 else [name, value]
+
+
+def place_indices(rng, case_dir, idx, order=None):
+    """Write an index array: returns (--indices argument, tag)."""
+    order = order or ("F" if idx.ndim >= 2 and rng.random() < 0.4 else "C")
+    if rng.random() < 0.04:
+        path = case_dir / "idx.npz"
+        view = np.asfortranarray(idx) if order == "F" else idx
+        path.write_bytes(gt.npz_bytes({"i": view}, compress=rng.random() < 0.5))
+        return str(path) + ":i", "idx=npz/" + order
+    path = case_dir / "idx.npy"
+    path.write_bytes(npy_in_order(idx, order))
+    return str(path), "idx=" + order
+
+
+# ---------------------------------------------------------------------------------------------
 # running one case
 
 class Runner:
@@ -364,7 +526,7 @@ class Runner:
                     problems += check_out_dir(out_dir, [] if to_stdout else [out_path.name])
             outcomes.append(Outcome(op, lib, "fail" if problems else "pass",
                                     label + ("" if lib == "numpy" else " lib=" + lib),
-                                    "; ".join(problems), repro))
+                                    "; ".join(problems), repro, want is None))
         return outcomes
 
     def transpose_case(self, seed, idx):
@@ -403,6 +565,317 @@ class Runner:
         label = "transpose %s" % os.path.relpath(spec, REPO)
         libs = self.libs[:1] if numpy_only else self.libs  # malformed: judged once
         return self.judge_npy("transpose", label, args, None, None, out_path, False, False, libs)
+
+    # --- diagonal, gather, gather-elements ---------------------------------------------------
+
+    def finish_case(self, op, rng, d, label, args_before, spec, args_after, stdin, in_path,
+                    invalid, libs=None):
+        """Common tail of a random case: output spelling, sentinel, options around the input."""
+        out_path = d / "out" / "out.npy"
+        out_args, to_stdout = output_args(rng, out_path)
+        args = [op] + args_before + [spec] + args_after + out_args + extra_common_args(rng)
+        if rng.random() < 0.05:
+            args.append("-q")
+        sentinel = not to_stdout and rng.random() < (0.5 if invalid else 0.1)
+        if sentinel:
+            out_path.write_bytes(SENTINEL)
+        label += (" output=stdout" if to_stdout else "")
+        return self.judge_npy(op, label, args, stdin, in_path, out_path, to_stdout, sentinel,
+                              libs)
+
+    @staticmethod
+    def split_options(rng, opts):
+        """Options before or after the input, or some of each."""
+        before, after = [], []
+        for o in opts:
+            (before if rng.random() < 0.5 else after).append(o)
+        return [x for o in before for x in o], [x for o in after for x in o]
+
+    def diagonal_case(self, seed, idx):
+        """One random diagonal case (about 1 in 8 must be refused)."""
+        rng = np.random.default_rng([seed, 3, idx])
+        d = self.case_dir("diagonal", idx)
+        shape = (random_shape_ndim(rng, 0, 1) if rng.random() < 0.04
+                 else random_shape_ndim(rng, 2, 7))
+        token, arr = random_array(rng, shape=shape)
+        order = "F" if rng.random() < 0.4 else "C"
+        spec, stdin, tag, in_path = place_input(rng, d, arr, order)
+        nd, opts, kinds = arr.ndim, [], []
+        if nd < 2:
+            kinds.append("ndim<2")
+        ndv = max(nd, 1)
+        a1, a2 = 0, 1
+        pick = rng.random()
+        if pick < 0.25 or nd < 2:
+            pass  # the defaults 0, 1
+        elif pick < 0.88:
+            a1, a2 = (int(x) for x in rng.choice(nd, 2, replace=False))
+            a1 = a1 - nd if rng.random() < 0.3 else a1
+            a2 = a2 - nd if rng.random() < 0.3 else a2
+        elif pick < 0.94:
+            a1 = int(rng.integers(nd))
+            a2 = a1 - nd if rng.random() < 0.6 else a1
+            kinds.append("same-axis")
+        else:
+            a1, a2 = int(rng.integers(nd)), int(rng.choice([nd, -nd - 1, 40]))
+            if rng.random() < 0.5:
+                a1, a2 = a2, a1
+            kinds.append("axis-out-of-range")
+        if (a1, a2) != (0, 1) or rng.random() < 0.2:
+            if a1 != 0 or rng.random() < 0.5:
+                opts.append(option(rng, ["--axis1", "--dim1"], str(a1), [.6, .4]))
+            if a2 != 1 or rng.random() < 0.5:
+                opts.append(option(rng, ["--axis2", "--dim2"], str(a2), [.6, .4]))
+        pick = rng.random()
+        offset = "0"
+        if nd >= 2 and -ndv <= a1 < ndv and -ndv <= a2 < ndv:
+            n1, n2 = arr.shape[a1], arr.shape[a2]
+        else:
+            n1 = n2 = 3
+        if pick < 0.3:
+            pass
+        elif pick < 0.85:
+            offset = str(int(rng.integers(-n1 - 2, n2 + 3)))
+        elif pick < 0.97:
+            offset = str(pick_int(rng, FAR_OFFSETS))
+        else:
+            offset = str(rng.choice(BAD_INT_TEXT))
+            kinds.append("bad-offset")
+        if offset != "0" or rng.random() < 0.2:
+            opts.append(option(rng, ["--offset"], offset))
+        rng.shuffle(opts)
+        before, after = self.split_options(rng, opts)
+        label = "diagonal %s shape=%s order=%s offset=%s axes=%s,%s%s%s" % (
+            token, fmt_shape(arr.shape), order, offset, a1, a2,
+            " [%s]" % ",".join(kinds) if kinds else "", " " + tag if tag else "")
+        return self.finish_case("diagonal", rng, d, label, before, spec, after, stdin, in_path,
+                                bool(kinds))
+
+    def gather_case(self, seed, idx):
+        """One random gather case: file or literal indices, every mode, with or without axis."""
+        rng = np.random.default_rng([seed, 4, idx])
+        d = self.case_dir("gather", idx)
+        shape = list(random_shape(rng))
+        nd = len(shape)
+        ndv = max(nd, 1)
+        kinds = []
+        pick = rng.random()
+        if pick < 0.25:
+            axis = None
+        elif pick < 0.96:
+            axis = int(rng.integers(-ndv, ndv))
+        else:
+            axis = int(rng.choice([ndv, -ndv - 1, 33]))
+            kinds.append("axis-out-of-range")
+        valid_axis = axis is not None and -ndv <= axis < ndv
+        if valid_axis and nd and rng.random() < 0.04:
+            shape[axis] = 0
+        shape = tuple(shape)
+        token, arr = random_array(rng, shape=shape)
+        n = arr.size if axis is None else (shape[axis] if nd else 1) if valid_axis else 5
+        rest = max(1, arr.size // max(n, 1))
+        order = "F" if rng.random() < 0.4 else "C"
+        spec, stdin, tag, in_path = place_input(rng, d, arr, order)
+        mode = rng.choice([None, "raise", "wrap", "clip"], p=[.3, .2, .25, .25])
+        mode = None if mode is None else str(mode)
+        eff = mode or "raise"
+        opts = []
+        if mode is not None:
+            opts.append(option(rng, ["--mode"], mode))
+        elif rng.random() < 0.01:
+            opts.append(option(rng, ["--mode"], str(rng.choice(["Raise", "bogus", ""]))))
+            kinds.append("bad-mode")
+        if axis is not None:
+            opts.append(option(rng, ["--axis"], str(axis)))
+        elif rng.random() < 0.01:
+            opts.append(option(rng, ["--axis"], str(rng.choice(BAD_INT_TEXT))))
+            kinds.append("bad-axis")
+        ishape = random_index_shape(rng, min(256, 20000 // rest))
+        itoken = str(rng.choice(INDEX_TOKENS))
+        oob = eff == "raise" and rng.random() < 0.08
+        ivals = index_values(rng, itoken, ishape, n, eff, oob)
+        if oob and ivals.size:
+            kinds.append("index-out-of-range")
+        if n == 0 and ivals.size:
+            kinds.append("non-empty-take-from-empty")
+        src = rng.random()
+        if src < 0.03:
+            bad = str(rng.choice(BAD_INDEX_TOKENS))
+            ivals = np.asarray(ivals).astype(gt.token_dtype(bad))
+            where, itag = place_indices(rng, d, ivals)
+            opts.append(option(rng, ["--indices"], where))
+            kinds.append("index-dtype-" + bad)
+            itoken = bad
+        elif src < 0.8 or ivals.size > 200:
+            where, itag = place_indices(rng, d, ivals)
+            opts.append(option(rng, ["--indices"], where))
+        elif src < 0.96:
+            text = format_literal(rng, np.asarray(ivals))
+            opts.append(option(rng, ["--index"], text))
+            itag, itoken = "literal=%s" % text, "literal"
+        elif src < 0.98:
+            text = str(rng.choice(BAD_LITERALS))
+            opts.append(option(rng, ["--index"], text))
+            itag, itoken = "literal=%r" % text, "literal"
+            kinds.append("bad-literal")
+        elif src < 0.99:
+            where, itag = place_indices(rng, d, ivals)
+            opts += [option(rng, ["--indices"], where), option(rng, ["--index"], "0")]
+            kinds.append("indices-and-index")
+        else:
+            itag = "no indices"
+            kinds.append("no-indices")
+        rng.shuffle(opts)
+        before, after = self.split_options(rng, opts)
+        label = "gather %s shape=%s order=%s axis=%s mode=%s idx=%s%s %s%s%s" % (
+            token, fmt_shape(arr.shape), order, axis, mode or "default", itoken,
+            fmt_shape(ishape), itag, " [%s]" % ",".join(kinds) if kinds else "",
+            " " + tag if tag else "")
+        libs = self.gather_libs(eff)
+        if not libs:
+            return [Outcome("gather", "torch", "skip", label, "torch.index_select has no %s mode"
+                            % eff)]
+        return self.finish_case("gather", rng, d, label, before, spec, after, stdin, in_path,
+                                bool(kinds), libs)
+
+    def gather_elements_case(self, seed, idx):
+        """One random gather-elements case; index extents off the axis equal the input's
+        (judged against NumPy and torch) or, for torch only, smaller."""
+        rng = np.random.default_rng([seed, 5, idx])
+        d = self.case_dir("gather-elements", idx)
+        shape = (random_shape_ndim(rng, 0, 0) if rng.random() < 0.02
+                 else random_shape_ndim(rng, 1, 7))
+        nd = len(shape)
+        ndv = max(nd, 1)
+        kinds = [] if nd else ["0-d"]
+        opts = []
+        pick = rng.random()
+        if pick < 0.3:
+            axis = -1
+        elif pick < 0.96:
+            axis = int(rng.integers(-ndv, ndv))
+        else:
+            axis = int(rng.choice([ndv, -ndv - 1, 33]))
+            kinds.append("axis-out-of-range")
+        if axis != -1 or rng.random() < 0.2:
+            opts.append(option(rng, ["--axis", "--dim"], str(axis), [.6, .4]))
+        valid_axis = nd and -ndv <= axis < ndv
+        ax = axis % nd if valid_axis else None
+        shape = list(shape)
+        if valid_axis and rng.random() < 0.04:
+            shape[ax] = 0
+        shape = tuple(shape)
+        token, arr = random_array(rng, shape=shape)
+        n = shape[ax] if valid_axis else 3
+        torch_only = "torch" in self.libs and rng.random() < 0.3
+        ishape = list(shape)
+        for k in range(nd):
+            if k == ax:
+                ishape[k] = int(rng.choice([0, 1, 2, 3, 5, n, n, n + 2]))
+            elif torch_only:
+                ishape[k] = int(rng.integers(0, shape[k] + 1))
+        while ax is not None and math.prod(ishape) > 8192:
+            ishape[ax] //= 2
+        pick = rng.random()
+        if pick < 0.03:
+            ishape = ishape + [int(rng.choice([1, 2]))] if (rng.random() < 0.5 or not nd) \
+                else ishape[:-1]
+            kinds.append("index-ndim")
+        elif pick < 0.07 and nd >= 2 and valid_axis:
+            k = int(rng.choice([k for k in range(nd) if k != ax]))
+            ishape[k] = shape[k] + int(rng.integers(1, 4))
+            kinds.append("index-extent-too-large")
+        ishape = tuple(ishape)
+        itoken = str(rng.choice(INDEX_TOKENS))
+        oob = rng.random() < 0.07
+        ivals = index_values(rng, itoken, ishape, n, "raise", oob)
+        if oob and ivals.size:
+            kinds.append("index-out-of-range")
+        if n == 0 and ivals.size:
+            kinds.append("non-empty-take-from-empty")
+        pick = rng.random()
+        if pick < 0.03:
+            itoken = str(rng.choice(BAD_INDEX_TOKENS))
+            ivals = np.asarray(ivals).astype(gt.token_dtype(itoken))
+            kinds.append("index-dtype")
+        if pick < 0.99:
+            where, itag = place_indices(rng, d, ivals)
+            opts.append(option(rng, ["--indices"], where))
+        else:
+            itag = "no indices"
+            kinds.append("no-indices")
+        order = "F" if rng.random() < 0.4 else "C"
+        spec, stdin, tag, in_path = place_input(rng, d, arr, order)
+        rng.shuffle(opts)
+        before, after = self.split_options(rng, opts)
+        label = "gather-elements %s shape=%s order=%s axis=%s idx=%s%s %s%s%s" % (
+            token, fmt_shape(arr.shape), order, axis, itoken, fmt_shape(ishape), itag,
+            " [%s]" % ",".join(kinds) if kinds else "", " " + tag if tag else "")
+        libs = ["torch"] if torch_only else self.libs
+        return self.finish_case("gather-elements", rng, d, label, before, spec, after, stdin,
+                                in_path, bool(kinds), libs)
+
+    def literal_case(self, idx, text, mode):
+        """gather --index TEXT on np.arange(20) as >i2: one edge of the literal grammar."""
+        d = self.case_dir("gather", idx)
+        in_path = d / "in.npy"
+        in_path.write_bytes(gt.npy_bytes(np.arange(20, dtype=">i2")))
+        out_path = d / "out" / "out.npy"
+        args = ["gather", "--index=" + text, str(in_path), "-o", str(out_path)]
+        if mode:
+            args += ["--mode", mode]
+        label = "gather --index %r%s on arange(20)" % (text, " --mode " + mode if mode else "")
+        libs = self.gather_libs(mode or "raise")
+        if not libs:
+            return [Outcome("gather", "torch", "skip", label, "torch.index_select has no %s mode"
+                            % mode)]
+        return self.judge_npy("gather", label, args, None, None, out_path, False, False, libs)
+
+    def gather_libs(self, mode):
+        """The libraries that can judge a gather in this mode (torch.index_select: raise)."""
+        return self.libs if mode == "raise" else [lb for lb in self.libs if lb != "torch"]
+
+    def large_case(self, op, idx, seed, token, shape, order, options, index=None):
+        """One case with an output past ops.parallelMin (256 KiB), so strider's threaded paths
+        run. index: (dtype token, shape, axis size, mode) for a random --indices file."""
+        rng = np.random.default_rng([seed, 6, idx])
+        d = self.case_dir(op, idx)
+        _, arr = random_array(rng, token, shape)
+        in_path = d / "in.npy"
+        in_path.write_bytes(npy_in_order(arr, order))
+        opts, desc = list(options), ""
+        if index is not None:
+            itoken, ishape, n, mode = index
+            where, tag = place_indices(rng, d, index_values(rng, itoken, ishape, n, mode), "C")
+            opts += ["--indices", where]
+            desc = " idx=%s%s" % (itoken, fmt_shape(ishape))
+        out_path = d / "out" / "out.npy"
+        args = [op] + opts + [str(in_path), "-o", str(out_path), "--threads", "4"]
+        label = "%s %s shape=%s order=%s %s%s [large]" % (
+            op, token, fmt_shape(shape), order, " ".join(options), desc)
+        mode = opts[opts.index("--mode") + 1] if "--mode" in opts else "raise"
+        libs = self.gather_libs(mode) if op == "gather" else self.libs
+        return self.judge_npy(op, label, args, None, None, out_path, False, False, libs)
+
+    def file_case(self, op, idx, spec, options=(), index=None, numpy_only=False):
+        """op on a fixture or malformed file from testdata/ (spec) with fixed options; index:
+        an array written to idx.npy and passed as --indices, or a path passed as it is."""
+        d = self.case_dir(op, idx)
+        out_path = d / "out" / "out.npy"
+        opts, shown = list(options), list(options)
+        if index is not None:
+            if isinstance(index, np.ndarray):
+                path = d / "idx.npy"
+                path.write_bytes(gt.npy_bytes(index))
+                shown += ["--indices", "%s%s" % (index.dtype.str, fmt_shape(index.shape))]
+            else:
+                path = index
+                shown += ["--indices", os.path.relpath(path, REPO)]
+            opts += ["--indices", str(path)]
+        args = [op] + opts + [spec, "-o", str(out_path)]
+        label = "%s %s %s" % (op, " ".join(shown), os.path.relpath(spec, REPO))
+        libs = self.libs[:1] if numpy_only else self.libs
+        return self.judge_npy(op, label, args, None, None, out_path, False, False, libs)
 
     def info_run(self, label, args, stdin=None, stdin_path=None, may_refuse=False):
         """Run `strider info ...` and compare its JSON lines with the reference."""
@@ -488,6 +961,29 @@ class Runner:
 # ---------------------------------------------------------------------------------------------
 # fixture lists
 
+#: (op, dtype token, shape, order, options, index spec or None) for Runner.large_case.
+LARGE_CASES = [
+    ("diagonal", "f8le", (3, 40000, 3), "C", ["--axis1", "0", "--axis2", "2"], None),
+    ("diagonal", "c16be", (4, 8000, 4), "F", ["--offset", "-1", "--axis1", "-1",
+                                              "--axis2", "0"], None),
+    ("diagonal", "i2be", (60000, 4, 5), "C", ["--offset", "1", "--axis1", "2",
+                                              "--axis2", "1"], None),
+    ("gather", "f4le", (512, 300), "C", ["--axis", "0"], ("i8le", (1500,), 512, "raise")),
+    ("gather", "f4be", (300, 512), "F", ["--axis", "1"], ("i4be", (1500,), 512, "raise")),
+    ("gather", "c16le", (64, 64, 16), "C", ["--axis", "-2", "--mode", "wrap"],
+     ("i2le", (20, 10), 64, "wrap")),
+    ("gather", "u1", (100, 3000), "F", ["--axis", "0", "--mode", "clip"],
+     ("u2be", (700,), 100, "clip")),
+    ("gather", "f8le", (300, 300), "C", [], ("u8le", (100000,), 90000, "raise")),
+    ("gather", "b1", (2000, 3), "F", ["--axis", "0"], ("i1", (300, 300), 128, "raise")),
+    ("gather-elements", "f8le", (600, 500), "C", ["--axis", "0"], ("i4le", (900, 500), 600,
+                                                                    "raise")),
+    ("gather-elements", "i2be", (400, 700), "F", [], ("i8be", (400, 900), 700, "raise")),
+    ("gather-elements", "c8le", (40, 50, 60), "C", ["--dim", "1"],
+     ("u4le", (40, 100, 60), 50, "raise")),
+]
+
+
 def fixture_specs():
     """Every valid input in testdata/: .npy files, npz members and bare npz archives."""
     specs = []
@@ -516,8 +1012,14 @@ def probe(strider, op, tmp):
     """None if strider seems to implement op, else the reason (its stderr line)."""
     path = tmp / "probe.npy"
     path.write_bytes(gt.npy_bytes(np.arange(6, dtype="<f4").reshape(2, 3)))
+    idx = tmp / "probe-idx.npy"
+    idx.write_bytes(gt.npy_bytes(np.zeros((2, 1), dtype="<i8")))
+    out = ["-o", str(tmp / "probe-out.npy")]
     args = {"info": ["info", "--json", str(path)],
-            "transpose": ["transpose", str(path), "-o", str(tmp / "probe-out.npy")]}[op]
+            "transpose": ["transpose", str(path)] + out,
+            "diagonal": ["diagonal", str(path)] + out,
+            "gather": ["gather", "--index", "0", str(path)] + out,
+            "gather-elements": ["gather-elements", "--indices", str(idx), str(path)] + out}[op]
     proc = strider.run(args)
     err = proc.stderr.decode(errors="replace").strip()
     if proc.rc == 2 and UNIMPLEMENTED.search(err):
@@ -539,6 +1041,53 @@ def build_jobs(runner, ops, args):
             jobs.append(("transpose", lambda i=idx, p=path: runner.transpose_file_case(
                 i, str(p), numpy_only=True)))
             idx += 1
+    fixtures = fixture_specs()
+    malformed = [p for p, _ in malformed_files()]
+    if "diagonal" in ops:
+        jobs += [("diagonal", lambda i=i: runner.diagonal_case(args.seed, i))
+                 for i in range(args.diagonal_cases)]
+        idx = args.diagonal_cases
+        for spec in fixtures:
+            opts = ["--offset", "-1", "--axis1", "-1", "--axis2", "0"] if idx % 2 else []
+            jobs.append(("diagonal", lambda i=idx, s=spec, o=opts: runner.file_case(
+                "diagonal", i, s, o)))
+            idx += 1
+        for path in malformed:
+            jobs.append(("diagonal", lambda i=idx, p=path: runner.file_case(
+                "diagonal", i, str(p), numpy_only=True)))
+            idx += 1
+    if "gather" in ops:
+        jobs += [("gather", lambda i=i: runner.gather_case(args.seed, i))
+                 for i in range(args.gather_cases)]
+        idx = args.gather_cases
+        for text, mode in FIXED_LITERALS:
+            jobs.append(("gather", lambda i=idx, t=text, m=mode: runner.literal_case(i, t, m)))
+            idx += 1
+        for spec in fixtures:
+            opts = ["--index", "[0,-1]", "--axis", "-1"] if idx % 2 else ["--index", "-1"]
+            jobs.append(("gather", lambda i=idx, s=spec, o=opts: runner.file_case(
+                "gather", i, s, o)))
+            idx += 1
+        some_input = str(REPO / "testdata" / "example_f4_2x3x4_c.npy")
+        for path in malformed:
+            jobs.append(("gather", lambda i=idx, p=path: runner.file_case(
+                "gather", i, str(p), ["--index", "0"], numpy_only=True)))
+            jobs.append(("gather", lambda i=idx + 1, p=path: runner.file_case(
+                "gather", i, some_input, ["--axis", "0"], index=p, numpy_only=True)))
+            idx += 2
+    for k, (op, token, shape, order, opts, index) in enumerate(LARGE_CASES):
+        if op in ops:
+            jobs.append((op, lambda i=90000 + k, t=token, sh=shape, o=order, op_=op, x=opts,
+                         ix=index: runner.large_case(op_, i, args.seed, t, sh, o, x, ix)))
+    if "gather-elements" in ops:
+        jobs += [("gather-elements", lambda i=i: runner.gather_elements_case(args.seed, i))
+                 for i in range(args.gather_elements_cases)]
+        idx = args.gather_elements_cases
+        one = np.zeros((1,), dtype="<i8")
+        for path in malformed:
+            jobs.append(("gather-elements", lambda i=idx, p=path: runner.file_case(
+                "gather-elements", i, str(p), index=one, numpy_only=True)))
+            idx += 1
     if "info" in ops:
         jobs += [("info", lambda i=i: runner.info_case(args.seed, i))
                  for i in range(args.info_cases)]
@@ -558,8 +1107,20 @@ def parse_args(argv):
                     help="strider binary (default: REPO/strider, from `go build -o strider .`)")
     ap.add_argument("--cases", type=int, default=2000, help="random transpose cases (2000)")
     ap.add_argument("--info-cases", type=int, default=300, help="random info cases (300)")
+    ap.add_argument("--diagonal-cases", type=int, default=1000,
+                    help="random diagonal cases (1000)")
+    ap.add_argument("--gather-cases", type=int, default=2000, help="random gather cases (2000)")
+    ap.add_argument("--gather-elements-cases", type=int, default=1500,
+                    help="random gather-elements cases (1500)")
+    ap.add_argument("--plugin-cases", type=int, default=1000,
+                    help="cases= for plug-in modules (1000, which keeps the whole default run "
+                    "near 3 minutes on 2 cores; 0: each module's own default)")
+    ap.add_argument("-v", "--verbose", action="store_true", help="passed on to plug-in modules")
     ap.add_argument("--seed", type=int, default=0, help="random seed (0)")
-    ap.add_argument("--ops", default=",".join(OPS), help="comma list of: " + ", ".join(OPS))
+    ap.add_argument("--ops", default=",".join(OPS + tuple(plugin_ops())),
+                    help="comma list of built-in ops (%s) and plug-ins (scripts/parity_OP.py, "
+                    "OP with _ for -; default: all found: %s)"
+                    % (", ".join(OPS), ", ".join(plugin_ops()) or "none"))
     ap.add_argument("--lib", default=",".join(LIBS), help="comma list of: numpy, torch")
     ap.add_argument("--jobs", type=int, default=4, help="parallel strider runs (4)")
     ap.add_argument("--timeout", type=int, default=60, help="seconds per strider run (60)")
@@ -567,12 +1128,59 @@ def parse_args(argv):
     args = ap.parse_args(argv)
     args.ops = [o for o in args.ops.split(",") if o]
     args.libs = [lb for lb in args.lib.split(",") if lb]
-    for name, chosen, allowed in (("--ops", args.ops, OPS), ("--lib", args.libs, LIBS)):
-        bad = [c for c in chosen if c not in allowed]
-        if bad or not chosen:
-            ap.error("%s: unknown %s (choose from %s)"
-                     % (name, bad or "(none)", ", ".join(allowed)))
+    if not args.ops:
+        ap.error("--ops: none given")
+    bad = [lb for lb in args.libs if lb not in LIBS]
+    if bad or not args.libs:
+        ap.error("--lib: unknown %s (choose from %s)" % (bad or "(none)", ", ".join(LIBS)))
     return args
+
+
+# ---------------------------------------------------------------------------------------------
+# plug-in modules: scripts/parity_<op>.py
+
+def plugin_ops():
+    """The ops of the parity_*.py modules beside this script (parity_gather_x.py: gather-x)."""
+    return [p.stem[len("parity_"):].replace("_", "-") for p in sorted(SCRIPTS.glob("parity_*.py"))]
+
+
+def run_plugin(op, strider_path, args):
+    """Import scripts/parity_<op>.py and call its run(strider, cases=, seed=, verbose=).
+
+    Returns dict(passed=, failed=, skipped=, seconds=, error=): a module that cannot be
+    imported, has no run(), raises, or returns something other than those counts is one failure
+    with the reason in error; the harness itself never stops for it.
+    """
+    name = "parity_" + op.replace("-", "_")
+    start = time.monotonic()
+    result = {"passed": 0, "failed": 1, "skipped": 0, "error": None}
+    try:
+        module = importlib.import_module(name)
+        run = getattr(module, "run", None)
+        if not callable(run):
+            raise TypeError("%s.py has no run(strider, cases=..., seed=..., verbose=...)" % name)
+        kwargs = {"seed": args.seed, "verbose": args.verbose}
+        if args.plugin_cases:
+            kwargs["cases"] = args.plugin_cases
+        got = run(strider_path, **kwargs)
+        counts = {k: got.get(k) if isinstance(got, dict) else None
+                  for k in ("passed", "failed", "skipped")}
+        if any(type(v) is not int or v < 0 for v in counts.values()):
+            raise TypeError("%s.run returned %r, not dict(passed=, failed=, skipped=)"
+                            % (name, got))
+        result = dict(counts, error=None)
+    except ModuleNotFoundError as e:
+        if e.name != name:  # the plug-in exists but imports something missing
+            result["error"] = "%s.py: %s: %s" % (name, type(e).__name__, e)
+        else:
+            result["error"] = "no plug-in %s.py in %s" % (name, SCRIPTS)
+    except (Exception, SystemExit) as e:  # noqa: BLE001 - a broken plug-in is a failure
+        where = traceback.extract_tb(e.__traceback__)[-1:] if e.__traceback__ else []
+        at = " at %s:%d" % (os.path.basename(where[0].filename), where[0].lineno) if where else ""
+        result["error"] = "%s: %s%s" % (type(e).__name__, str(e).splitlines()[0] if str(e)
+                                        else "", at)
+    result["seconds"] = time.monotonic() - start
+    return result
 
 
 def main(argv=None):
@@ -587,10 +1195,12 @@ def main(argv=None):
     runner = Runner(strider, args.libs, tmp / "cases")
     start = time.monotonic()
 
-    missing = {op: why for op in args.ops if (why := probe(strider, op, tmp))}
+    builtin = [op for op in args.ops if op in OPS]
+    plugins = [op for op in args.ops if op not in OPS]
+    missing = {op: why for op in builtin if (why := probe(strider, op, tmp))}
     for op, why in missing.items():
         print("SKIP %s: not implemented by strider yet (%s)" % (op, why))
-    ops = [op for op in args.ops if op not in missing]
+    ops = [op for op in builtin if op not in missing]
 
     jobs = build_jobs(runner, ops, args)
     results = []
@@ -616,8 +1226,16 @@ def main(argv=None):
         print("FAIL %s : %s" % (r.label, r.reason))
         if r.repro:
             print(r.repro)
+    builtin_seconds = time.monotonic() - start
 
-    for op in args.ops:
+    plugin_results = {}
+    for op in plugins:
+        print("== plug-in parity_%s.py" % op.replace("-", "_"), flush=True)
+        plugin_results[op] = r = run_plugin(op, strider.path, args)
+        if r["error"]:
+            print("FAIL %s plug-in: %s" % (op, r["error"]))
+
+    for op in builtin:
         for lib in (args.libs if op != "info" else ["numpy"]):
             mine = [r for r in results if r.op == op and r.lib == lib]
             count = collections.Counter(r.status for r in mine)
@@ -627,15 +1245,22 @@ def main(argv=None):
                 note = " (not implemented by strider)"
             elif skips:
                 note = " (" + ", ".join("%d %s" % (n, why) for why, n in skips.most_common()) + ")"
-            print("%s %s: %d passed, %d failed, %d skipped%s"
-                  % (op, lib, count["pass"], count["fail"], count["skip"], note))
-    print("%d strider runs in %.1fs" % (len(jobs), time.monotonic() - start))
+            refusals = sum(1 for r in mine if r.status == "pass" and r.refused)
+            print("%s %s: %d passed (%d refusals), %d failed, %d skipped%s"
+                  % (op, lib, count["pass"], refusals, count["fail"], count["skip"], note))
+    print("%d strider runs in %.1fs" % (len(jobs), builtin_seconds))
+    for op, r in plugin_results.items():
+        print("%s (plug-in parity_%s.py): %d passed, %d failed, %d skipped in %.1fs%s"
+              % (op, op.replace("-", "_"), r["passed"], r["failed"], r["skipped"],
+                 r["seconds"], " (%s)" % r["error"] if r["error"] else ""))
+    if plugin_results:
+        print("total %.1fs" % (time.monotonic() - start))
 
     if failed or args.keep:
         print("inputs and outputs kept in %s" % tmp)
     else:
         shutil.rmtree(tmp, ignore_errors=True)
-    if failed:
+    if failed or any(r["failed"] for r in plugin_results.values()):
         return 1
     return 3 if missing else 0
 
