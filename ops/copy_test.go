@@ -242,3 +242,42 @@ func TestNormalizePerm(t *testing.T) {
 		})
 	}
 }
+
+// TestTiledTransposeEdges covers several full tiles plus ragged edges on
+// both axes, and a batch axis, for every element size.
+func TestTiledTransposeEdges(t *testing.T) {
+	old := parallelMin
+	parallelMin = 0
+	t.Cleanup(func() { parallelMin = old })
+	for _, elem := range []int{1, 2, 4, 8, 16} {
+		for _, shape := range [][]int{{300, 261}, {3, 129, 257}, {257, 2, 131}} {
+			n := Count(shape) * elem
+			data := make([]byte, n)
+			for i := range data {
+				data[i] = byte(i*31 + i>>8)
+			}
+			perm := make([]int, len(shape))
+			for k := range perm {
+				perm[k] = len(shape) - 1 - k
+			}
+			if len(shape) == 3 {
+				perm = []int{0, 2, 1}
+			}
+			v := Contiguous(elem, shape, data).Permute(perm)
+			t.Run(fmt.Sprintf("e%d/%v/%v", elem, shape, perm), func(t *testing.T) {
+				want := make([]byte, n)
+				if err := CopyNaive(want, v); err != nil {
+					t.Fatal(err)
+				}
+				buf, got := guarded(n)
+				if err := Copy(got, v, Options{Threads: 3}); err != nil {
+					t.Fatal(err)
+				}
+				checkGuards(t, buf, n)
+				if !bytes.Equal(got, want) {
+					t.Fatal("tiled copy differs from the naive odometer")
+				}
+			})
+		}
+	}
+}
