@@ -1,11 +1,162 @@
 package cmd
 
-import "github.com/urfave/cli/v2"
+import (
+	"os"
+	"path/filepath"
+	"sync/atomic"
 
-// sortCommand is being written (issue 5).
+	"github.com/urfave/cli/v2"
+
+	"strider/npy"
+	"strider/ops"
+)
+
 var sortCommand = &cli.Command{
-	Name:   "sort",
-	Usage:  "stable sort along an axis (numpy.sort kind=stable, torch.sort stable=True)",
-	Flags:  withShared(),
-	Action: func(c *cli.Context) error { return usagef("sort is not implemented yet") },
+	Name:      "sort",
+	Usage:     "stable sort along an axis (numpy.sort kind=stable, torch.sort stable=True)",
+	ArgsUsage: "IN",
+	Description: `Writes numpy.sort(a, axis, kind='stable'); --indices also writes the int64
+positions the values came from (numpy.argsort(a, axis, kind='stable'),
+torch.sort(a, axis, stable=True).indices) and --argsort writes only those.
+The axis defaults to -1 and may be negative. The dtype and byte order are kept.
+
+Every sort is stable: equal elements keep their input order, descending too
+(torch.sort(descending=True, stable=True)); --stable is accepted and changes
+nothing. NaN is greater than every number: last ascending, first descending,
+unless --nans puts them first or last. -0.0 equals +0.0 and NaN payloads are
+kept. Complex numbers sort by (real, imag) with NumPy's rule for NaNs
+(R+Rj < R+nanj < nan+Rj < nan+nanj); bools by their byte, as NumPy does.
+
+Examples:
+   strider sort x.npy -o sorted.npy
+   strider sort --axis 0 --descending x.npy -o y.npy --indices order.npy
+   strider sort --argsort --nans first x.npy > order.npy`,
+	Flags: withShared(
+		&cli.StringFlag{Name: "axis", Aliases: []string{"dim"}, Value: "-1", Usage: "axis `A` to sort along"},
+		&cli.BoolFlag{Name: "descending", Usage: "greatest first; equal elements keep their order"},
+		&cli.BoolFlag{Name: "stable", Usage: "accepted for torch.sort's sake: every sort is stable"},
+		&cli.StringFlag{Name: "nans", Usage: "put NaNs `first` or last (default: last ascending, first descending)"},
+		&cli.StringFlag{Name: "indices", Usage: "also write the int64 indices to `OUT.npy`"},
+		&cli.BoolFlag{Name: "argsort", Usage: "write only the int64 indices"},
+	),
+	Action: runSort,
+}
+
+// sortIndexDtype is the dtype of the indices: int64, little endian as NumPy's
+// native on strider's targets.
+var sortIndexDtype = npy.Dtype{Kind: 'i', Size: 8, Order: '<'}
+
+func runSort(c *cli.Context) error {
+	spec, err := oneInput(c, "input IN")
+	if err != nil {
+		return err
+	}
+	opt, err := options(c)
+	if err != nil {
+		return err
+	}
+	a, err := parseInt("axis", c.String("axis"))
+	if err != nil {
+		return err
+	}
+	ord := ops.Order{Descending: c.Bool("descending")}
+	switch n := c.String("nans"); n {
+	case "":
+	case "first":
+		ord.NaNs = ops.NaNsFirst
+	case "last":
+		ord.NaNs = ops.NaNsLast
+	default:
+		return usagef("--nans %q is not first or last", n)
+	}
+	idxPath := ""
+	if c.IsSet("indices") {
+		if c.Bool("argsort") {
+			return usagef("give --indices FILE or --argsort, not both")
+		}
+		if idxPath = c.String("indices"); idxPath == "" {
+			return usagef("--indices needs a path (or - for standard output)")
+		}
+	}
+	in, err := openInput(spec, npy.AccessAll)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	v := in.view
+	axis, err := ops.NormalizeAxis(a, len(v.Shape))
+	if err != nil {
+		return err
+	}
+	ord.Kind, ord.BigEndian = in.Dtype.Kind, in.Dtype.Order == '>'
+
+	switch {
+	case c.Bool("argsort"):
+		return writeResult(c, sortIndexDtype, v.Shape, func(dst []byte, done *atomic.Int64) error {
+			opt.Done = done
+			return ops.Sort(nil, dst, v, axis, ord, opt)
+		})
+	case idxPath == "":
+		return writeResult(c, in.Dtype, v.Shape, func(dst []byte, done *atomic.Int64) error {
+			opt.Done = done
+			return ops.Sort(dst, nil, v, axis, ord, opt)
+		})
+	}
+	return sortTwo(c, in, axis, ord, opt, idxPath)
+}
+
+// sortTwo writes the values to the output and the indices to idxPath. Both
+// are created (so a bad path or a full disk fails) before the sort runs and
+// committed only after it: standard output first, since a closed pipe is the
+// likeliest failure, and then the files, each by a rename.
+func sortTwo(c *cli.Context, in input, axis int, ord ops.Order, opt ops.Options, idxPath string) error {
+	valPath, err := outputPath(c)
+	if err != nil {
+		return err
+	}
+	if valPath == "-" && idxPath == "-" {
+		return usagef("the values and --indices cannot both go to standard output; use -o FILE")
+	}
+	if valPath != "-" && idxPath != "-" && samePath(valPath, idxPath) {
+		return usagef("--indices %s is also the output file", idxPath)
+	}
+	vals, err := npy.Create(valPath, os.Stdout, in.Dtype, in.view.Shape)
+	if err != nil {
+		return err
+	}
+	defer vals.Abort()
+	idx, err := npy.Create(idxPath, os.Stdout, sortIndexDtype, in.view.Shape)
+	if err != nil {
+		return err
+	}
+	defer idx.Abort()
+
+	var done atomic.Int64
+	stop := startProgress(c, int64(len(vals.Data)+len(idx.Data)), &done)
+	opt.Done = &done
+	err = ops.Sort(vals.Data, idx.Data, in.view, axis, ord, opt)
+	stop()
+	if err != nil {
+		return err
+	}
+	first, second := vals, idx
+	if idxPath == "-" {
+		first, second = idx, vals
+	}
+	if err := first.Commit(); err != nil {
+		return err
+	}
+	return second.Commit()
+}
+
+// samePath reports whether two output paths name the same file.
+func samePath(a, b string) bool {
+	if fa, err := os.Stat(a); err == nil {
+		if fb, err := os.Stat(b); err == nil {
+			return os.SameFile(fa, fb)
+		}
+	}
+	pa, erra := filepath.Abs(a)
+	pb, errb := filepath.Abs(b)
+	return erra == nil && errb == nil && pa == pb
 }

@@ -1,0 +1,396 @@
+package ops
+
+import (
+	"cmp"
+	"slices"
+)
+
+// unsigned is the word types the radix sort handles directly.
+type unsigned interface {
+	~uint8 | ~uint16 | ~uint32 | ~uint64
+}
+
+// rec128 is a 64-bit key with the position it came from.
+type rec128 struct {
+	key uint64
+	idx uint64
+}
+
+// Strips shorter than radixMin are insertion-sorted: below it the 256-entry
+// histograms cost more than the quadratic moves.
+var radixMin = 64
+
+// sortWords sorts a by the 8*digits bits of each word starting at bit shift,
+// stably, with tmp (same length) as scratch, and returns a. Bits above the
+// digits must be zero and bits below them must increase in input order
+// among words whose digits tie (a packed position, or nothing), so sorting
+// whole words by value gives the same order: short inputs are sorted so by
+// insertion, and sorted inputs are left as they are. It equals
+//
+//	sort.SliceStable(a, func(i, j int) bool { return a[i]>>shift < a[j]>>shift })
+func sortWords[K unsigned](a, tmp []K, shift uint, digits, threads int, sc *radixScratch) []K {
+	if len(a) < radixMin {
+		insertionWords(a)
+		return a
+	}
+	if slices.IsSorted(a) { // stops at the first pair out of order
+		return a
+	}
+	r := radix[K, wordKernels[K]]{shift: shift}
+	r.sort(a, tmp, false, digits, threads, sc)
+	return a
+}
+
+// sortRecs sorts a stably by key, using tmp as scratch, and returns a. It
+// equals
+//
+//	sort.SliceStable(a, func(i, j int) bool { return a[i].key < a[j].key })
+func sortRecs(a, tmp []rec128, threads int, sc *radixScratch) []rec128 {
+	if slices.IsSortedFunc(a, func(x, y rec128) int { return cmp.Compare(x.key, y.key) }) {
+		return a
+	}
+	r := radix[rec128, recKernels]{}
+	r.sort(a, tmp, false, 8, threads, sc)
+	return a
+}
+
+// radixScratch is a sort's counts and offsets, kept by its caller so that
+// sorting many short strips allocates nothing.
+type radixScratch struct {
+	c   [8][256]int
+	off [256]int
+}
+
+// Inputs of at least msdMin records take a most-significant-digit pass
+// first: its buckets are small enough for the cache, so the remaining
+// passes run there instead of streaming the whole input through memory.
+var msdMin = 1 << 19
+
+// radix is a stable radix sort with 8-bit digits over records of type R
+// whose kernels X count, move and insertion-sort them. Digit d of a record
+// is the byte at bit shift+8d of its key.
+type radix[R any, X kernels[R]] struct {
+	shift uint
+	x     X
+}
+
+// kernels are the loops a radix sort runs over records of type R.
+type kernels[R any] interface {
+	// count adds digits lo..hi-1 of each record's key, the first at bit
+	// shift, to c.
+	count(c *[8][256]int, a []R, shift uint, lo, hi int)
+	// scatter moves each record of src to dst[off[digit]] and advances
+	// that offset; the digit is the key's byte at bit shift.
+	scatter(dst, src []R, off *[256]int, shift uint)
+	// insertion sorts a short slice stably.
+	insertion(a []R)
+}
+
+type wordKernels[K unsigned] struct{}
+
+func (wordKernels[K]) count(c *[8][256]int, a []K, shift uint, lo, hi int) {
+	countWords(c, a, shift, lo, hi)
+}
+func (wordKernels[K]) scatter(dst, src []K, off *[256]int, shift uint) {
+	scatterWords(dst, src, off, shift)
+}
+func (wordKernels[K]) insertion(a []K) { insertionWords(a) }
+
+type recKernels struct{}
+
+func (recKernels) count(c *[8][256]int, a []rec128, shift uint, lo, hi int) {
+	countRecs(c, a, shift, lo, hi)
+}
+func (recKernels) scatter(dst, src []rec128, off *[256]int, shift uint) {
+	scatterRecs(dst, src, off, shift)
+}
+func (recKernels) insertion(a []rec128) { insertionRecs(a) }
+
+// sort sorts a by its low digits, with b (same length) as scratch; the
+// result ends in b when toB is set, else in a.
+//
+// One pass counts all digits (the counts do not depend on the order), so
+// digits that are the same in every record cost nothing. Short inputs are
+// insertion-sorted; inputs below msdMin are sorted least significant digit
+// first, one stable scattering pass per digit; larger ones are scattered by
+// their highest varying digit into buckets, each then sorted the same way
+// on its own, in parallel when threads > 1.
+func (r *radix[R, X]) sort(a, b []R, toB bool, digits, threads int, sc *radixScratch) {
+	n := len(a)
+	if n < radixMin {
+		r.x.insertion(a)
+		if toB {
+			copy(b, a)
+		}
+		return
+	}
+	if threads > 1 {
+		r.sortParallel(a, b, toB, digits, threads, sc) // a copy of r: its closures must not make r escape
+		return
+	}
+	if sc == nil {
+		sc = new(radixScratch)
+	}
+	c := &sc.c
+	for d := 0; d < digits; d++ {
+		c[d] = [256]int{}
+	}
+	r.x.count(c, a, r.shift, 0, digits)
+	h := topDigit(c, digits, n)
+	if h < 0 {
+		if toB {
+			copy(b, a)
+		}
+		return
+	}
+	if n >= msdMin && h > 0 && splits(&c[h], n) {
+		start := offsets(&c[h])
+		sc.off = start
+		r.x.scatter(b, a, &sc.off, r.shift+8*uint(h))
+		end := sc.off
+		for k := range start {
+			if lo, hi := start[k], end[k]; hi > lo {
+				r.sort(b[lo:hi], a[lo:hi], !toB, h, 1, sc)
+			}
+		}
+		return
+	}
+	src, dst := a, b
+	for d := 0; d <= h; d++ {
+		if constantDigit(&c[d], n) {
+			continue
+		}
+		sc.off = offsets(&c[d])
+		r.x.scatter(dst, src, &sc.off, r.shift+8*uint(d))
+		src, dst = dst, src
+	}
+	if inB := &src[0] == &b[0]; inB != toB {
+		copy(dst, src)
+	}
+}
+
+// sortParallel is sort with threads: each thread counts and scatters a
+// chunk of the input, its records of each digit value placed after the
+// earlier chunks' records of that value, so the pass stays stable. The
+// buckets of the most significant pass are then sorted in parallel, the
+// large ones one after another with every thread.
+func (r radix[R, X]) sortParallel(a, b []R, toB bool, digits, threads int, sc *radixScratch) {
+	n := len(a)
+	chunks := threads
+	bound := func(t int) int { return t * n / chunks }
+	per := make([][8][256]int, chunks)
+	parallel(chunks, threads, func(lo, hi int) {
+		for t := lo; t < hi; t++ {
+			r.x.count(&per[t], a[bound(t):bound(t+1)], r.shift, 0, digits)
+		}
+	})
+	var total [8][256]int
+	for t := range per {
+		for d := 0; d < digits; d++ {
+			for v, k := range per[t][d] {
+				total[d][v] += k
+			}
+		}
+	}
+	h := topDigit(&total, digits, n)
+	if h < 0 {
+		if toB {
+			parallelCopy(b, a, threads)
+		}
+		return
+	}
+	if h == 0 || !splits(&total[h], n) {
+		r.lsdParallel(a, b, toB, per, &total, h, threads)
+		return
+	}
+	start := offsets(&total[h])
+	offs := make([][256]int, chunks)
+	sum := 0
+	for v := 0; v < 256; v++ {
+		for t := range per {
+			offs[t][v] = sum
+			sum += per[t][h][v]
+		}
+	}
+	parallel(chunks, threads, func(lo, hi int) {
+		for t := lo; t < hi; t++ {
+			r.x.scatter(b, a[bound(t):bound(t+1)], &offs[t], r.shift+8*uint(h))
+		}
+	})
+	var small []int
+	for v := range start {
+		lo, hi := start[v], start[v]+total[h][v]
+		switch {
+		case hi == lo:
+		case hi-lo >= n/threads:
+			r.sort(b[lo:hi], a[lo:hi], !toB, h, threads, sc)
+		default:
+			small = append(small, v)
+		}
+	}
+	parallel(len(small), threads, func(lo, hi int) {
+		sc := new(radixScratch)
+		for _, v := range small[lo:hi] {
+			s, e := start[v], start[v]+total[h][v]
+			r.sort(b[s:e], a[s:e], !toB, h, 1, sc)
+		}
+	})
+}
+
+// lsdParallel sorts by every varying digit up to h, least significant
+// first, each pass split into the chunks per counted; total is the sum of
+// per.
+func (r radix[R, X]) lsdParallel(a, b []R, toB bool, per [][8][256]int, total *[8][256]int, h, threads int) {
+	n, chunks := len(a), len(per)
+	bound := func(t int) int { return t * n / chunks }
+	offs := make([][256]int, chunks)
+	src, dst := a, b
+	counted := true // per still describes the chunks of src
+	for d := 0; d <= h; d++ {
+		if constantDigit(&total[d], n) {
+			continue
+		}
+		if !counted {
+			parallel(chunks, threads, func(lo, hi int) {
+				for t := lo; t < hi; t++ {
+					per[t][d] = [256]int{}
+					r.x.count(&per[t], src[bound(t):bound(t+1)], r.shift, d, d+1)
+				}
+			})
+		}
+		counted = false
+		sum := 0
+		for v := 0; v < 256; v++ {
+			for t := range per {
+				offs[t][v] = sum
+				sum += per[t][d][v]
+			}
+		}
+		s, ds := src, dst
+		parallel(chunks, threads, func(lo, hi int) {
+			for t := lo; t < hi; t++ {
+				r.x.scatter(ds, s[bound(t):bound(t+1)], &offs[t], r.shift+8*uint(d))
+			}
+		})
+		src, dst = dst, src
+	}
+	if inB := &src[0] == &b[0]; inB != toB {
+		parallelCopy(dst, src, threads)
+	}
+}
+
+// splits reports whether a digit with counts c spreads n records over
+// buckets small enough to make a most-significant pass pay: none holds
+// more than a sixteenth.
+func splits(c *[256]int, n int) bool {
+	for _, k := range c {
+		if k > n/16 {
+			return false
+		}
+	}
+	return true
+}
+
+// parallelCopy is copy(dst, src) split between threads.
+func parallelCopy[R any](dst, src []R, threads int) {
+	parallel(len(src), threads, func(lo, hi int) { copy(dst[lo:hi], src[lo:hi]) })
+}
+
+// topDigit is the highest of the low digits that is not the same in all n
+// records, or -1 when none varies.
+func topDigit(c *[8][256]int, digits, n int) int {
+	for d := digits - 1; d >= 0; d-- {
+		if !constantDigit(&c[d], n) {
+			return d
+		}
+	}
+	return -1
+}
+
+// offsets is the exclusive prefix sum of one digit's counts: where each
+// digit value's records start.
+func offsets(c *[256]int) [256]int {
+	var off [256]int
+	sum := 0
+	for v, k := range c {
+		off[v] = sum
+		sum += k
+	}
+	return off
+}
+
+// constantDigit reports whether all n records share the digit c counts.
+func constantDigit(c *[256]int, n int) bool {
+	for _, k := range c {
+		if k != 0 {
+			return k == n
+		}
+	}
+	return true
+}
+
+// countWords counts digits lo..hi-1 of each word.
+func countWords[K unsigned](c *[8][256]int, a []K, shift uint, lo, hi int) {
+	shift += 8 * uint(lo)
+	for _, x := range a {
+		v := uint64(x) >> shift
+		for d := lo; d < hi; d++ {
+			c[d][byte(v)]++
+			v >>= 8
+		}
+	}
+}
+
+// scatterWords moves each word of src to dst[off[digit]] and advances that
+// offset.
+func scatterWords[K unsigned](dst, src []K, off *[256]int, s uint) {
+	for _, x := range src {
+		b := byte(uint64(x) >> s)
+		dst[off[b]] = x
+		off[b]++
+	}
+}
+
+// countRecs counts digits lo..hi-1 of each key.
+func countRecs(c *[8][256]int, a []rec128, shift uint, lo, hi int) {
+	shift += 8 * uint(lo)
+	for _, r := range a {
+		v := r.key >> shift
+		for d := lo; d < hi; d++ {
+			c[d][byte(v)]++
+			v >>= 8
+		}
+	}
+}
+
+func scatterRecs(dst, src []rec128, off *[256]int, s uint) {
+	for _, r := range src {
+		b := byte(r.key >> s)
+		dst[off[b]] = r
+		off[b]++
+	}
+}
+
+// insertionWords sorts a short slice by value.
+func insertionWords[K unsigned](a []K) {
+	for i := 1; i < len(a); i++ {
+		x := a[i]
+		j := i
+		for ; j > 0 && a[j-1] > x; j-- {
+			a[j] = a[j-1]
+		}
+		a[j] = x
+	}
+}
+
+// insertionRecs sorts a short slice stably by key.
+func insertionRecs(a []rec128) {
+	for i := 1; i < len(a); i++ {
+		x := a[i]
+		j := i
+		for ; j > 0 && a[j-1].key > x.key; j-- {
+			a[j] = a[j-1]
+		}
+		a[j] = x
+	}
+}
