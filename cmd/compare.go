@@ -161,7 +161,7 @@ func dtypeString(d npy.Dtype) string {
 func compareClose(r *compareReport, a, d input, tol ops.Tolerance, opt ops.Options) error {
 	if !broadcastable(a.Shape, d.Shape) {
 		r.Reason = "shape mismatch"
-		r.lines = append(r.lines, fmt.Sprintf("(shapes %s, %s mismatch)", pyShape(a.Shape), pyShape(d.Shape)))
+		r.lines = append(r.lines, fmt.Sprintf("(shapes %s, %s mismatch)", ops.ShapeString(a.Shape), ops.ShapeString(d.Shape)))
 		return nil
 	}
 	va, vd, err := broadcastPair(a.view, d.view)
@@ -208,7 +208,7 @@ func compareExact(r *compareReport, a, d input, tol ops.Tolerance, opt ops.Optio
 	switch {
 	case !sameInts(a.Shape, d.Shape):
 		r.Reason = "shape mismatch"
-		r.lines = append(r.lines, fmt.Sprintf("(shapes %s, %s mismatch)", pyShape(a.Shape), pyShape(d.Shape)))
+		r.lines = append(r.lines, fmt.Sprintf("(shapes %s, %s mismatch)", ops.ShapeString(a.Shape), ops.ShapeString(d.Shape)))
 		return nil
 	case a.Dtype.Descr() != d.Dtype.Descr():
 		r.Reason = "dtype mismatch"
@@ -258,7 +258,7 @@ func (r *compareReport) worst(va ops.View, fa ops.ElemFormat, vd ops.View, fd op
 		// Equal values, different bytes (--exact: a NaN payload, -0.0).
 		xs, ys = fmt.Sprintf("%s (bytes %x)", xs, ea), fmt.Sprintf("%s (bytes %x)", ys, ed)
 	}
-	r.lines = append(r.lines, fmt.Sprintf("%s mismatch at index %s: x = %s, y = %s", what, pyShape(idx), xs, ys))
+	r.lines = append(r.lines, fmt.Sprintf("%s mismatch at index %s: x = %s, y = %s", what, ops.ShapeString(idx), xs, ys))
 }
 
 // print writes the report: nothing when equal (text), NumPy's message when
@@ -281,8 +281,8 @@ func (r *compareReport) print(w io.Writer, asJSON bool, specA, specD string, da,
 	for _, l := range r.lines {
 		sb.WriteString(l + "\n")
 	}
-	fmt.Fprintf(&sb, " x: %s, %s %s\n", displayName(specA), dtypeString(da), pyShape(r.ShapeActual))
-	fmt.Fprintf(&sb, " y: %s, %s %s\n", displayName(specD), dtypeString(dd), pyShape(r.ShapeDesired))
+	fmt.Fprintf(&sb, " x: %s, %s %s\n", displayName(specA), dtypeString(da), ops.ShapeString(r.ShapeActual))
+	fmt.Fprintf(&sb, " y: %s, %s %s\n", displayName(specD), dtypeString(dd), ops.ShapeString(r.ShapeDesired))
 	_, err := io.WriteString(w, sb.String())
 	return err
 }
@@ -295,18 +295,6 @@ func mismatchLine(k, n int) string {
 // pyG is Python's format(v, 'g'); pyG3 is format(v, '.3g').
 func pyG(v float64) string  { return fmt.Sprintf("%.6g", v) }
 func pyG3(v float64) string { return fmt.Sprintf("%.3g", v) }
-
-// pyShape writes a shape or index as a Python tuple.
-func pyShape(s []int) string {
-	parts := make([]string, len(s))
-	for k, d := range s {
-		parts[k] = strconv.Itoa(d)
-	}
-	if len(s) == 1 {
-		return "(" + parts[0] + ",)"
-	}
-	return "(" + strings.Join(parts, ", ") + ")"
-}
 
 func sameInts(a, b []int) bool {
 	if len(a) != len(b) {

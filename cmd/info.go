@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"strider/npy"
+	"strider/ops"
 )
 
 var infoCommand = &cli.Command{
@@ -68,21 +68,9 @@ func runInfo(c *cli.Context) error {
 			order = "Fortran"
 		}
 		if _, err := fmt.Fprintf(os.Stdout, "%s: %s (%s), shape %s, %s order, %d elements, %d bytes, format %s\n",
-			r.Path, r.Dtype, r.Descr, pyTuple(r.Shape), order, r.Count, r.NBytes, r.Version); err != nil {
+			r.Path, r.Dtype, r.Descr, ops.ShapeString(r.Shape), order, r.Count, r.NBytes, r.Version); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// pyTuple formats a shape as Python prints a tuple: (), (5,), (3, 4).
-func pyTuple(shape []int) string {
-	parts := make([]string, len(shape))
-	for i, d := range shape {
-		parts[i] = fmt.Sprint(d)
-	}
-	if len(shape) == 1 {
-		return "(" + parts[0] + ",)"
-	}
-	return "(" + strings.Join(parts, ", ") + ")"
 }

@@ -233,7 +233,7 @@ func (v View) Index(items []IndexItem) (*Indexing, error) {
 	if !ok {
 		parts := make([]string, len(shapes))
 		for k, s := range shapes {
-			parts[k] = strings.ReplaceAll(shapeString(s), " ", "")
+			parts[k] = strings.ReplaceAll(ShapeString(s), " ", "")
 		}
 		return nil, fmt.Errorf("shape mismatch: indexing arrays could not be broadcast together with shapes %s", strings.Join(parts, " "))
 	}
@@ -253,7 +253,7 @@ func (v View) Index(items []IndexItem) (*Indexing, error) {
 	shape := append(append(append([]int{}, rest.Shape[:consec]...), bshape...), rest.Shape[consec:]...)
 	count, ok := checkedCount(shape)
 	if !ok || count > math.MaxInt/max(1, v.Elem) {
-		return nil, fmt.Errorf("the result of shape %s is too large", shapeString(shape))
+		return nil, fmt.Errorf("the result of shape %s is too large", ShapeString(shape))
 	}
 
 	// Each index array becomes byte offsets along its axis. NumPy 1.24

@@ -642,14 +642,14 @@ func (p *exprParser) arrayShape(n *node) ([]int, error) {
 		if k == 0 {
 			inner = sh
 		} else if !sameShape(inner, sh) {
-			return nil, exprError(p.s, e.pos, "ragged nested list: element %d has shape %s, the first %s", k, shapeString(sh), shapeString(inner))
+			return nil, exprError(p.s, e.pos, "ragged nested list: element %d has shape %s, the first %s", k, ShapeString(sh), ShapeString(inner))
 		}
 	}
 	return append(shape, inner...), nil
 }
 
-// shapeString writes a shape as Python writes a tuple: (), (3,), (2, 3).
-func shapeString(shape []int) string {
+// ShapeString writes a shape as Python writes a tuple: (), (3,), (2, 3).
+func ShapeString(shape []int) string {
 	parts := make([]string, len(shape))
 	for k, d := range shape {
 		parts[k] = fmt.Sprint(d)

@@ -53,6 +53,8 @@ def make_inputs(work, quick):
         "small": ("f32_16x16.npy", lambda: rng.random((16, 16), dtype=np.float32)),
         "mid": (f"f32_{g}x{g}.npy", lambda: rng.random((g, g), dtype=np.float32)),
         "idx": (f"idx_{g}.npy", lambda: rng.integers(0, g, g, dtype=np.int64)),
+        "flatf": (f"f32_flat_{g * g}.npy", lambda: rng.standard_normal(g * g, dtype=np.float32)),
+        "flati": (f"i32_flat_{g * g}.npy", lambda: rng.integers(-2**31, 2**31 - 1, g * g, dtype=np.int32)),
     }
     paths = {}
     for key, (name, make) in files.items():
@@ -100,6 +102,26 @@ def cases(strider, paths, work):
             ("numpy", py(f"import numpy as np; np.save({out('n')!r}, np.stack(np.tril_indices({n})))"), out("n")),
             ("torch", py("import numpy as np, torch; " + torch_save.format(o=out("t"), expr=f"torch.tril_indices({n}, {n})")), out("t")),
         ]))
+    src = paths["mid"]
+    for axis in (-1, 0):
+        result.append((f"sort f32 {shape[0]}x{shape[1]} axis {axis}", [
+            ("strider", [strider, "sort", "--axis", str(axis), src, "-o", out("s")], out("s")),
+            ("numpy stable", py(f"import numpy as np; np.save({out('n')!r}, np.sort(np.load({src!r}), axis={axis}, kind='stable'))"), out("n")),
+            ("torch stable", py("import numpy as np, torch; " + torch_save.format(o=out("t"), expr=f"torch.sort(torch.from_numpy(np.load({src!r})), dim={axis}, stable=True).values")), out("t")),
+        ]))
+    src = paths["flatf"]
+    count = np.load(src, mmap_mode="r").shape[0]
+    result.append((f"sort f32 flat {count}", [
+        ("strider", [strider, "sort", src, "-o", out("s")], out("s")),
+        ("numpy default", py(f"import numpy as np; np.save({out('n')!r}, np.sort(np.load({src!r})))"), out("n")),
+        ("numpy stable", py(f"import numpy as np; np.save({out('m')!r}, np.sort(np.load({src!r}), kind='stable'))"), out("m")),
+    ]))
+    src = paths["flati"]
+    result.append((f"argsort i32 flat {count}", [
+        ("strider", [strider, "sort", "--argsort", src, "-o", out("s")], out("s")),
+        ("numpy stable", py(f"import numpy as np; np.save({out('n')!r}, np.argsort(np.load({src!r}), kind='stable'))"), out("n")),
+        ("torch stable", py("import numpy as np, torch; " + torch_save.format(o=out("t"), expr=f"torch.sort(torch.from_numpy(np.load({src!r})), stable=True).indices")), out("t")),
+    ]))
     return result
 
 
