@@ -239,7 +239,7 @@ func BroadcastTo(v View, shape []int) (View, error) {
 		return v, nil
 	}
 	if len(v.Shape) != 0 {
-		return View{}, fmt.Errorf("cannot broadcast shape %s to %s", shapeString(v.Shape), shapeString(shape))
+		return View{}, fmt.Errorf("cannot broadcast shape %s to %s", ShapeString(v.Shape), ShapeString(shape))
 	}
 	w := v
 	w.Shape = append([]int{}, shape...)
@@ -270,7 +270,7 @@ func AllClose(actual View, fa ElemFormat, desired View, fd ElemFormat, tol Toler
 		}
 	}
 	if !sameShape(actual.Shape, desired.Shape) {
-		return Comparison{}, fmt.Errorf("shapes %s and %s differ", shapeString(actual.Shape), shapeString(desired.Shape))
+		return Comparison{}, fmt.Errorf("shapes %s and %s differ", ShapeString(actual.Shape), ShapeString(desired.Shape))
 	}
 	n := actual.Count()
 	res := Comparison{Total: n, Worst: -1}
@@ -748,7 +748,7 @@ func ExactDiff(a, b View, opt Options) (count, first int, err error) {
 		return 0, -1, err
 	}
 	if !sameShape(a.Shape, b.Shape) || a.Elem != b.Elem {
-		return 0, -1, fmt.Errorf("shapes %s and %s (%d- and %d-byte elements) cannot be compared byte for byte", shapeString(a.Shape), shapeString(b.Shape), a.Elem, b.Elem)
+		return 0, -1, fmt.Errorf("shapes %s and %s (%d- and %d-byte elements) cannot be compared byte for byte", ShapeString(a.Shape), ShapeString(b.Shape), a.Elem, b.Elem)
 	}
 	n := a.Count()
 	if n == 0 {

@@ -142,9 +142,9 @@ func itemsString(items []IndexItem) string {
 			}
 			parts[k] = s
 		case IndexArray:
-			parts[k] = "int" + shapeString(it.Shape) + fmt.Sprint(it.Ints)
+			parts[k] = "int" + ShapeString(it.Shape) + fmt.Sprint(it.Ints)
 		case IndexBoolArray:
-			parts[k] = "bool" + shapeString(it.Shape) + fmt.Sprint(it.Bools)
+			parts[k] = "bool" + ShapeString(it.Shape) + fmt.Sprint(it.Bools)
 		}
 	}
 	return strings.Join(parts, " ; ")
@@ -254,7 +254,7 @@ func TestSliceNumPy(t *testing.T) {
 			if err != nil {
 				got = err.Error()
 			} else {
-				got = shapeString(x.Shape)
+				got = ShapeString(x.Shape)
 			}
 			if !strings.Contains(got, c.want) {
 				t.Fatalf("got %q, want %q", got, c.want)
