@@ -104,7 +104,7 @@ func (p *plan) runAt(dstBase, srcBase unsafe.Pointer, threads int, done *atomic.
 		items *= l.n
 		shape[k] = l.n
 	}
-	if p.bytes < parallelMin || items == 1 {
+	if p.cost() < parallelMin || items == 1 {
 		threads = 1
 	}
 	calc := NewOffsetCalculator(shape, srcSteps(loops), dstSteps(loops))
@@ -134,6 +134,20 @@ func (p *plan) runAt(dstBase, srcBase unsafe.Pointer, threads int, done *atomic.
 			done.Add(int64((hi - lo) * (p.bytes / items)))
 		}
 	})
+}
+
+// pageSize is the smallest unit a memory-mapped source is read in.
+const pageSize = 4096
+
+// cost estimates a copy's work in bytes moved. When neighbouring source
+// elements are a page or more apart (a diagonal, a strided slice of a
+// mapped file), each element costs a page fault rather than a few bytes,
+// and faults are worth spreading over threads even for small outputs.
+func (p *plan) cost() int {
+	if abs(p.cols.src) >= pageSize && p.kernel == kernelStrided {
+		return p.bytes / p.elem * pageSize
+	}
+	return p.bytes
 }
 
 // parallel calls work on consecutive ranges covering [0, items): on this

@@ -103,6 +103,7 @@ def cases(strider, paths, work):
             ("torch", py("import numpy as np, torch; " + torch_save.format(o=out("t"), expr=f"torch.tril_indices({n}, {n})")), out("t")),
         ]))
     src = paths["mid"]
+    shape = np.load(src, mmap_mode="r").shape
     for axis in (-1, 0):
         result.append((f"sort f32 {shape[0]}x{shape[1]} axis {axis}", [
             ("strider", [strider, "sort", "--axis", str(axis), src, "-o", out("s")], out("s")),
