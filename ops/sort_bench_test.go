@@ -24,6 +24,11 @@ func cpuTime(b *testing.B) func() {
 	}
 }
 
+// keysPerSecond reports the sort's throughput in keys per second.
+func keysPerSecond(b *testing.B, keys int) {
+	b.ReportMetric(float64(keys)*float64(b.N)/b.Elapsed().Seconds(), "keys/s")
+}
+
 func processCPU() int64 {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
@@ -112,6 +117,7 @@ func BenchmarkSort(b *testing.B) {
 						}
 					}
 					done()
+					keysPerSecond(b, n)
 				})
 				b.Run("strider/argsort/"+name+"/threads="+tn, func(b *testing.B) {
 					b.SetBytes(int64(len(src)))
@@ -122,6 +128,7 @@ func BenchmarkSort(b *testing.B) {
 						}
 					}
 					done()
+					keysPerSecond(b, n)
 				})
 			}
 			b.Run("stdlib/SortStableFunc/"+name, func(b *testing.B) {
