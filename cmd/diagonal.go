@@ -3,7 +3,7 @@ package cmd
 import (
 	"github.com/urfave/cli/v2"
 
-	"strider/npy"
+	"strider/ops"
 )
 
 var diagonalCommand = &cli.Command{
@@ -41,14 +41,7 @@ func runDiagonal(c *cli.Context) error {
 			return err
 		}
 	}
-	in, err := openInput(spec, npy.AccessSparse)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	d, err := in.view.Diagonal(k[0], k[1], k[2])
-	if err != nil {
-		return err
-	}
-	return writeView(c, in.Dtype, d, opt)
+	return writeSparse(c, spec, opt, func(v ops.View) (ops.View, error) {
+		return v.Diagonal(k[0], k[1], k[2])
+	})
 }

@@ -106,6 +106,50 @@ func writeView(c *cli.Context, d npy.Dtype, v ops.View, opt ops.Options) error {
 	})
 }
 
+// writeSparse writes the view that view makes of the input, reading only
+// what it needs. A regular file is not mapped when the view puts each
+// element a page or more from the next (a diagonal): one pread per element
+// is then cheaper than a page fault per element. Otherwise the input is
+// mapped lazily (npy.AccessSparse), so only the pages touched are read.
+func writeSparse(c *cli.Context, spec string, opt ops.Options, view func(ops.View) (ops.View, error)) error {
+	in, err := openInput(spec, npy.AccessReadAt)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	v, err := view(in.view)
+	if err != nil {
+		return err
+	}
+	if r := in.ReaderAt(); r != nil {
+		if !ops.PreferReadAt(v) {
+			in.Close()
+			if in, err = openInput(spec, npy.AccessSparse); err != nil {
+				return err
+			}
+			defer in.Close()
+			return writeSparseMapped(c, in, opt, view)
+		}
+		return writeResult(c, in.Dtype, v.Shape, func(dst []byte, done *atomic.Int64) error {
+			opt.Done = done
+			if err := ops.CopyAt(dst, v, r, in.NBytes(), opt); err != nil {
+				return fmt.Errorf("%s: %w", displayName(spec), err)
+			}
+			return nil
+		})
+	}
+	return writeView(c, in.Dtype, v, opt)
+}
+
+// writeSparseMapped is writeSparse's mapped case.
+func writeSparseMapped(c *cli.Context, in input, opt ops.Options, view func(ops.View) (ops.View, error)) error {
+	v, err := view(in.view)
+	if err != nil {
+		return err
+	}
+	return writeView(c, in.Dtype, v, opt)
+}
+
 // writeResult creates the output, lets fill compute into its data, and
 // commits it atomically, showing progress when the work is long.
 func writeResult(c *cli.Context, d npy.Dtype, shape []int, fill func(dst []byte, done *atomic.Int64) error) error {

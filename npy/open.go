@@ -22,14 +22,18 @@ type Array struct {
 	// read-only memory when the file is mapped: never write to it.
 	Data []byte
 
-	mapping []byte // the whole mapping, nil when Data is on the heap
+	mapping []byte   // the whole mapping, nil when Data is on the heap
+	file    *os.File // the open file, for AccessReadAt; nil otherwise
 }
 
 // Close releases the array's memory mapping. Data must not be used after
 // Close. Close is idempotent.
 func (a *Array) Close() error {
-	m := a.mapping
-	a.mapping, a.Data = nil, nil
+	m, f := a.mapping, a.file
+	a.mapping, a.Data, a.file = nil, nil, nil
+	if f != nil {
+		return f.Close()
+	}
 	if m == nil {
 		return nil
 	}
@@ -46,7 +50,21 @@ const (
 	// AccessAll maps with the pages read in ahead: the whole array will be
 	// read (transpose, sort).
 	AccessAll
+	// AccessReadAt maps nothing for a regular .npy file: the caller reads
+	// the data through ReaderAt, one pread per piece, which beats page
+	// faults when a few elements lie far apart (a diagonal). Other inputs
+	// (standard input from a pipe, .npz members) are read as usual.
+	AccessReadAt
 )
+
+// ReaderAt returns the data region of an array opened with AccessReadAt,
+// offset 0 being its first byte, or nil when the data is in Data instead.
+func (a *Array) ReaderAt() io.ReaderAt {
+	if a.file == nil {
+		return nil
+	}
+	return io.NewSectionReader(a.file, a.DataOffset, a.NBytes())
+}
 
 // dataAlign is the alignment of Array.Data and Output.Data: enough for any
 // element type, and NumPy's own header alignment.
@@ -97,7 +115,12 @@ func open(spec string, stdin io.Reader, access Access, headerOnly bool) (*Array,
 	if err != nil {
 		return nil, openError(err)
 	}
-	defer f.Close()
+	var a *Array
+	defer func() {
+		if a == nil || a.file != f { // an AccessReadAt array keeps f open
+			f.Close()
+		}
+	}()
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, openError(err)
@@ -109,7 +132,8 @@ func open(spec string, stdin io.Reader, access Access, headerOnly bool) (*Array,
 		// A pipe or device: it can be read once, from the start.
 		return openStream(f, member, hasMember, headerOnly)
 	}
-	return openFile(f, fi.Size(), member, hasMember, access, headerOnly)
+	a, err = openFile(f, fi.Size(), member, hasMember, access, headerOnly)
+	return a, err
 }
 
 // splitSpec splits "file.npz:name" into the archive path and member name.
@@ -179,6 +203,10 @@ func openFile(f *os.File, size int64, member string, hasMember bool, access Acce
 	nbytes := h.NBytes()
 	if nbytes == 0 {
 		a.Data = []byte{}
+		return a, nil
+	}
+	if access == AccessReadAt && f.Name() != "/dev/stdin" {
+		a.file = f
 		return a, nil
 	}
 	end := h.DataOffset + nbytes

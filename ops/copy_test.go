@@ -281,3 +281,39 @@ func TestTiledTransposeEdges(t *testing.T) {
 		}
 	}
 }
+
+// TestCopyAtMatchesNaive reads random views through an io.ReaderAt, as the
+// pread path for files does.
+func TestCopyAtMatchesNaive(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	for i := 0; i < 2000; i++ {
+		v := randomView(r)
+		n := v.Count() * v.Elem
+		want := make([]byte, n)
+		if err := CopyNaive(want, v); err != nil {
+			t.Fatal(err)
+		}
+		buf, got := guarded(n)
+		storage := bytes.NewReader(v.Data)
+		size := int64(len(v.Data))
+		v.Data = nil
+		if err := CopyAt(got, v, storage, size, Options{Threads: 1 + r.IntN(3)}); err != nil {
+			t.Fatalf("%d %s: %v", i, describe(v), err)
+		}
+		checkGuards(t, buf, n)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("%d %s: CopyAt differs from the naive odometer", i, describe(v))
+		}
+	}
+	// A view past the storage is refused before any read.
+	v := View{Elem: 4, Shape: []int{3}, Strides: []int{2}}
+	if err := CopyAt(make([]byte, 12), v, bytes.NewReader(make([]byte, 16)), 16, Options{}); err == nil {
+		t.Fatal("CopyAt accepted a view past its storage")
+	}
+	// A diagonal of a wide matrix prefers reads; a contiguous block does not.
+	m := Contiguous(4, []int{4096, 4096}, nil)
+	d, err := m.Diagonal(0, 0, 1)
+	if err != nil || !PreferReadAt(d) || PreferReadAt(m) {
+		t.Fatalf("PreferReadAt: diagonal %v, matrix %v (%v)", PreferReadAt(d), PreferReadAt(m), err)
+	}
+}

@@ -60,14 +60,17 @@ var ErrOutOfBounds = errors.New("view reaches outside its storage")
 
 // Check verifies that every element of v lies inside v.Data, so kernels may
 // use unchecked loads. An empty view is always valid.
-func (v View) Check() error {
+func (v View) Check() error { return v.checkSize(len(v.Data)) }
+
+// checkSize is Check for storage of size bytes, which need not be in Data.
+func (v View) checkSize(size int) error {
 	if len(v.Shape) != len(v.Strides) {
 		return fmt.Errorf("%w: %d axes but %d strides", ErrOutOfBounds, len(v.Shape), len(v.Strides))
 	}
 	if v.Elem <= 0 {
 		return fmt.Errorf("%w: element size %d", ErrOutOfBounds, v.Elem)
 	}
-	limit := len(v.Data) / v.Elem // elements that fit entirely in Data
+	limit := size / v.Elem // elements that fit entirely in the storage
 	lo, hi := v.Offset, v.Offset
 	for k, n := range v.Shape {
 		if n < 0 {
@@ -80,7 +83,7 @@ func (v View) Check() error {
 	for k, n := range v.Shape {
 		over, step := bits.Mul64(uint64(n-1), uint64(abs(v.Strides[k])))
 		if over != 0 || step > uint64(limit) {
-			return fmt.Errorf("%w: axis %d (extent %d, stride %d) spans past a %d-byte buffer", ErrOutOfBounds, k, n, v.Strides[k], len(v.Data))
+			return fmt.Errorf("%w: axis %d (extent %d, stride %d) spans past a %d-byte buffer", ErrOutOfBounds, k, n, v.Strides[k], size)
 		}
 		if v.Strides[k] > 0 {
 			hi += int(step)
@@ -88,11 +91,11 @@ func (v View) Check() error {
 			lo -= int(step)
 		}
 		if lo < 0 || hi >= limit {
-			return fmt.Errorf("%w: elements %d..%d of a %d-byte buffer with %d-byte elements", ErrOutOfBounds, lo, hi, len(v.Data), v.Elem)
+			return fmt.Errorf("%w: elements %d..%d of a %d-byte buffer with %d-byte elements", ErrOutOfBounds, lo, hi, size, v.Elem)
 		}
 	}
 	if lo < 0 || hi >= limit {
-		return fmt.Errorf("%w: elements %d..%d of a %d-byte buffer with %d-byte elements", ErrOutOfBounds, lo, hi, len(v.Data), v.Elem)
+		return fmt.Errorf("%w: elements %d..%d of a %d-byte buffer with %d-byte elements", ErrOutOfBounds, lo, hi, size, v.Elem)
 	}
 	return nil
 }
