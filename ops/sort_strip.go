@@ -126,15 +126,30 @@ func (w *scalarSorter[U]) sortValues(s strip, threads int) {
 		return
 	}
 	zk, nk := U(c.zeroKey), U(c.nanKey)
-	w.zeros, w.nans = w.zeros[:0], w.nans[:0]
-	for i := 0; i < n; i++ {
-		u := srcAt[U](s, i)
-		switch k, _ := c.key(c.load(uint64(u))); U(k) {
-		case zk:
-			w.zeros = append(w.zeros, u)
-		case nk:
-			w.nans = append(w.nans, u)
+	// List the zeros and NaNs in input order: chunks in parallel, joined in
+	// chunk order (a sequential scan was an eighth of a 16M float sort).
+	chunks := 1
+	if n >= 1<<16 {
+		chunks = max(1, threads)
+	}
+	zs, ns := make([][]U, chunks), make([][]U, chunks)
+	parallel(chunks, chunks, func(lo, hi int) {
+		for ch := lo; ch < hi; ch++ {
+			for i := ch * n / chunks; i < (ch+1)*n/chunks; i++ {
+				u := srcAt[U](s, i)
+				switch k, _ := c.key(c.load(uint64(u))); U(k) {
+				case zk:
+					zs[ch] = append(zs[ch], u)
+				case nk:
+					ns[ch] = append(ns[ch], u)
+				}
+			}
 		}
+	})
+	w.zeros, w.nans = w.zeros[:0], w.nans[:0]
+	for ch := range chunks {
+		w.zeros = append(w.zeros, zs[ch]...)
+		w.nans = append(w.nans, ns[ch]...)
 	}
 	w.z0, _ = slices.BinarySearch(w.keys, zk)
 	w.n0, _ = slices.BinarySearch(w.keys, nk)
