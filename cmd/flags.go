@@ -121,15 +121,8 @@ func writeSparse(c *cli.Context, spec string, opt ops.Options, view func(ops.Vie
 	if err != nil {
 		return err
 	}
-	if r := in.ReaderAt(); r != nil {
-		if !ops.PreferReadAt(v) {
-			in.Close()
-			if in, err = openInput(spec, npy.AccessSparse); err != nil {
-				return err
-			}
-			defer in.Close()
-			return writeSparseMapped(c, in, opt, view)
-		}
+	r := in.ReaderAt()
+	if r != nil && ops.PreferReadAt(v) {
 		return writeResult(c, in.Dtype, v.Shape, func(dst []byte, done *atomic.Int64) error {
 			opt.Done = done
 			if err := ops.CopyAt(dst, v, r, in.NBytes(), opt); err != nil {
@@ -138,14 +131,16 @@ func writeSparse(c *cli.Context, spec string, opt ops.Options, view func(ops.Vie
 			return nil
 		})
 	}
-	return writeView(c, in.Dtype, v, opt)
-}
-
-// writeSparseMapped is writeSparse's mapped case.
-func writeSparseMapped(c *cli.Context, in input, opt ops.Options, view func(ops.View) (ops.View, error)) error {
-	v, err := view(in.view)
-	if err != nil {
-		return err
+	if r != nil {
+		// Dense enough that a mapping wins: map the file after all.
+		mapped, err := openInput(spec, npy.AccessSparse)
+		if err != nil {
+			return err
+		}
+		defer mapped.Close()
+		if v, err = view(mapped.view); err != nil {
+			return err
+		}
 	}
 	return writeView(c, in.Dtype, v, opt)
 }
