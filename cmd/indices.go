@@ -14,7 +14,7 @@ import (
 type indexArray struct {
 	shape  []int
 	view   ops.View
-	format ops.IntFormat
+	format ops.ElemFormat
 	close  func() error
 }
 
@@ -33,7 +33,7 @@ func readIndexFile(spec string) (indexArray, error) {
 	return indexArray{
 		shape:  a.Shape,
 		view:   ops.View{Elem: d.Size, Shape: a.Shape, Strides: a.Strides(), Data: a.Data},
-		format: ops.IntFormat{Size: d.Size, Signed: d.Kind == 'i', BigEndian: d.Order == '>'},
+		format: elemFormat(d),
 		close:  a.Close,
 	}, nil
 }
@@ -51,7 +51,7 @@ func parseIndexLiteral(s string) (indexArray, error) {
 	return indexArray{
 		shape:  shape,
 		view:   ops.Contiguous(8, shape, data),
-		format: ops.IntFormat{Size: 8, Signed: true},
+		format: ops.ElemFormat{Kind: 'i', Size: 8},
 		close:  func() error { return nil },
 	}, nil
 }

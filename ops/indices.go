@@ -1,18 +1,10 @@
 package ops
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math"
 	"strings"
 )
-
-// IntFormat is how an index array stores its integers.
-type IntFormat struct {
-	Size      int // 1, 2, 4 or 8 bytes
-	Signed    bool
-	BigEndian bool
-}
 
 // Mode is what happens to an index outside [-n, n).
 type Mode int
@@ -56,13 +48,14 @@ func (e *IndexError) Error() string {
 	return fmt.Sprintf("index %s is out of bounds for axis %d with size %d%s", e.Index, e.Axis, e.Size, pos)
 }
 
-// Indices reads an integer index view (any strides, byte order and width)
-// and resolves every value against an axis of size n with mode: the result
+// Indices reads an integer index view (any strides, byte order and width,
+// described by f of kind 'i' or 'u') and resolves every value against an
+// axis of size n with mode: the result
 // holds C-order indices in [0, n). axis is only for the error message. With
 // n == 0 any index is an error (NumPy: a non-empty take from an empty axis).
-func Indices(idx View, f IntFormat, n, axis int, mode Mode) ([]int, error) {
-	if f.Size != idx.Elem || (f.Size != 1 && f.Size != 2 && f.Size != 4 && f.Size != 8) {
-		return nil, fmt.Errorf("indices of %d-byte elements are not supported", idx.Elem)
+func Indices(idx View, f ElemFormat, n, axis int, mode Mode) ([]int, error) {
+	if err := f.Check(); err != nil || f.Size != idx.Elem || (f.Kind != 'i' && f.Kind != 'u') {
+		return nil, fmt.Errorf("indices must be integers, not kind %q with %d-byte elements", f.Kind, idx.Elem)
 	}
 	count := idx.Count()
 	raw := make([]byte, count*idx.Elem)
@@ -76,29 +69,11 @@ func Indices(idx View, f IntFormat, n, axis int, mode Mode) ([]int, error) {
 	if n == 0 {
 		return nil, fmt.Errorf("cannot do a non-empty take from an empty axis (axis %d has size 0)", axis)
 	}
-	var order binary.ByteOrder = binary.LittleEndian
-	if f.BigEndian {
-		order = binary.BigEndian
-	}
 	for i := range out {
-		b := raw[i*f.Size:]
-		var u uint64
-		switch f.Size {
-		case 1:
-			u = uint64(b[0])
-		case 2:
-			u = uint64(order.Uint16(b))
-		case 4:
-			u = uint64(order.Uint32(b))
-		case 8:
-			u = order.Uint64(b)
-		}
-		neg := false
-		if f.Signed {
-			shift := 64 - 8*uint(f.Size)
-			s := int64(u<<shift) >> shift // sign-extend
-			neg = s < 0
-			u = uint64(s)
+		neg, mag := f.Int(raw[i*f.Size:])
+		u := mag // two's complement bits of the value: -mag when negative
+		if neg {
+			u = -mag
 		}
 		k, ok := resolve(u, neg, n, mode)
 		if !ok {
