@@ -90,6 +90,11 @@ func runCompare(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if _, onCPU := opt.eng.(cpu); !onCPU {
+		// compare reads each element once and does little work on it: the
+		// transfer to the GPU would cost more than the comparison.
+		return usagef("--device cuda: compare runs on the CPU only; drop --device")
+	}
 	tol := ops.Tolerance{RTol: c.Float64("rtol"), ATol: c.Float64("atol"), EqualNaN: c.Bool("equal-nan")}
 	for _, t := range []struct {
 		name string
@@ -120,9 +125,9 @@ func runCompare(c *cli.Context) error {
 	stop := startProgress(c, int64(len(a.Data)+len(d.Data)), &done)
 	opt.Done = &done
 	if r.Exact {
-		err = compareExact(r, a, d, tol, opt)
+		err = compareExact(r, a, d, tol, opt.Options)
 	} else {
-		err = compareClose(r, a, d, tol, opt)
+		err = compareClose(r, a, d, tol, opt.Options)
 	}
 	stop()
 	if err != nil {

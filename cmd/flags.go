@@ -10,7 +10,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"strider/cuda"
 	"strider/npy"
 	"strider/ops"
 )
@@ -39,25 +38,33 @@ func withShared(own ...cli.Flag) []cli.Flag {
 // maxThreads bounds --threads: more goroutines than this only cost memory.
 const maxThreads = 4096
 
+// settings is what a command runs with: the engine --device picks and the
+// options its kernels take.
+type settings struct {
+	ops.Options
+	eng engine
+}
+
 // options reads --device and --threads.
-func options(c *cli.Context) (ops.Options, error) {
-	switch d := c.String("device"); d {
-	case "cpu":
-	case "cuda":
-		if err := cuda.Available(); err != nil {
-			return ops.Options{}, err
-		}
-		return ops.Options{}, fmt.Errorf("--device cuda: no operation runs on the GPU yet")
-	default:
-		return ops.Options{}, usagef("--device %q is not cpu or cuda", d)
-	}
-	opt := ops.Options{Threads: runtime.GOMAXPROCS(0)}
+func options(c *cli.Context) (settings, error) {
+	opt := settings{Options: ops.Options{Threads: runtime.GOMAXPROCS(0)}, eng: cpu{}}
 	if c.IsSet("threads") {
 		n := c.Int("threads")
 		if n < 1 || n > maxThreads {
-			return ops.Options{}, usagef("--threads %d is out of range 1..%d", n, maxThreads)
+			return settings{}, usagef("--threads %d is out of range 1..%d", n, maxThreads)
 		}
 		opt.Threads = n
+	}
+	switch d := c.String("device"); d {
+	case "cpu":
+	case "cuda":
+		eng, err := gpu()
+		if err != nil {
+			return settings{}, err
+		}
+		opt.eng = eng
+	default:
+		return settings{}, usagef("--device %q is not cpu or cuda", d)
 	}
 	return opt, nil
 }
@@ -99,10 +106,10 @@ func displayName(spec string) string {
 
 // writeView copies v into a new C-order .npy of dtype d at the output the
 // command line names. Nothing is left behind on failure.
-func writeView(c *cli.Context, d npy.Dtype, v ops.View, opt ops.Options) error {
+func writeView(c *cli.Context, d npy.Dtype, v ops.View, opt settings) error {
 	return writeResult(c, d, v.Shape, func(dst []byte, done *atomic.Int64) error {
 		opt.Done = done
-		return ops.Copy(dst, v, opt)
+		return opt.eng.Copy(dst, v, opt.Options)
 	})
 }
 
@@ -111,7 +118,7 @@ func writeView(c *cli.Context, d npy.Dtype, v ops.View, opt ops.Options) error {
 // element a page or more from the next (a diagonal): one pread per element
 // is then cheaper than a page fault per element. Otherwise the input is
 // mapped lazily (npy.AccessSparse), so only the pages touched are read.
-func writeSparse(c *cli.Context, spec string, opt ops.Options, view func(ops.View) (ops.View, error)) error {
+func writeSparse(c *cli.Context, spec string, opt settings, view func(ops.View) (ops.View, error)) error {
 	in, err := openInput(spec, npy.AccessReadAt)
 	if err != nil {
 		return err
@@ -122,10 +129,10 @@ func writeSparse(c *cli.Context, spec string, opt ops.Options, view func(ops.Vie
 		return err
 	}
 	r := in.ReaderAt()
-	if r != nil && ops.PreferReadAt(v) {
+	if _, onCPU := opt.eng.(cpu); onCPU && r != nil && ops.PreferReadAt(v) {
 		return writeResult(c, in.Dtype, v.Shape, func(dst []byte, done *atomic.Int64) error {
 			opt.Done = done
-			if err := ops.CopyAt(dst, v, r, in.NBytes(), opt); err != nil {
+			if err := ops.CopyAt(dst, v, r, in.NBytes(), opt.Options); err != nil {
 				return fmt.Errorf("%s: %w", displayName(spec), err)
 			}
 			return nil

@@ -81,7 +81,7 @@ func runGather(c *cli.Context) error {
 			return err
 		}
 		return writeResult(c, in.Dtype, ix.shape, func(dst []byte, done *atomic.Int64) error {
-			return ops.TakeFlat(dst, v, idx, opt)
+			return opt.eng.TakeFlat(dst, v, idx, opt.Options)
 		})
 	}
 	a, err := parseInt("axis", c.String("axis"))
@@ -102,6 +102,6 @@ func runGather(c *cli.Context) error {
 	}
 	return writeResult(c, in.Dtype, ops.TakeShape(v.Shape, axis, ix.shape), func(dst []byte, done *atomic.Int64) error {
 		opt.Done = done
-		return ops.Take(dst, v, axis, idx, opt)
+		return opt.eng.Take(dst, v, axis, idx, opt.Options)
 	})
 }

@@ -70,6 +70,6 @@ func runGatherElements(c *cli.Context) error {
 		return err
 	}
 	return writeResult(c, in.Dtype, ix.shape, func(dst []byte, done *atomic.Int64) error {
-		return ops.TakeAlongAxis(dst, v, axis, ix.shape, idx, opt)
+		return opt.eng.TakeAlongAxis(dst, v, axis, ix.shape, idx, opt.Options)
 	})
 }

@@ -71,6 +71,6 @@ func runSlice(c *cli.Context) error {
 	}
 	return writeResult(c, in.Dtype, ix.Shape, func(dst []byte, done *atomic.Int64) error {
 		opt.Done = done
-		return ix.Write(dst, opt)
+		return opt.eng.Index(dst, ix, opt.Options)
 	})
 }

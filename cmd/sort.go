@@ -94,12 +94,12 @@ func runSort(c *cli.Context) error {
 	case c.Bool("argsort"):
 		return writeResult(c, sortIndexDtype, v.Shape, func(dst []byte, done *atomic.Int64) error {
 			opt.Done = done
-			return ops.Sort(nil, dst, v, axis, ord, opt)
+			return opt.eng.Sort(nil, dst, v, axis, ord, opt.Options)
 		})
 	case idxPath == "":
 		return writeResult(c, in.Dtype, v.Shape, func(dst []byte, done *atomic.Int64) error {
 			opt.Done = done
-			return ops.Sort(dst, nil, v, axis, ord, opt)
+			return opt.eng.Sort(dst, nil, v, axis, ord, opt.Options)
 		})
 	}
 	return sortTwo(c, in, axis, ord, opt, idxPath)
@@ -109,7 +109,7 @@ func runSort(c *cli.Context) error {
 // are created (so a bad path or a full disk fails) before the sort runs and
 // committed only after it: standard output first, since a closed pipe is the
 // likeliest failure, and then the files, each by a rename.
-func sortTwo(c *cli.Context, in input, axis int, ord ops.Order, opt ops.Options, idxPath string) error {
+func sortTwo(c *cli.Context, in input, axis int, ord ops.Order, opt settings, idxPath string) error {
 	valPath, err := outputPath(c)
 	if err != nil {
 		return err
@@ -134,7 +134,7 @@ func sortTwo(c *cli.Context, in input, axis int, ord ops.Order, opt ops.Options,
 	var done atomic.Int64
 	stop := startProgress(c, int64(len(vals.Data)+len(idx.Data)), &done)
 	opt.Done = &done
-	err = ops.Sort(vals.Data, idx.Data, in.view, axis, ord, opt)
+	err = opt.eng.Sort(vals.Data, idx.Data, in.view, axis, ord, opt.Options)
 	stop()
 	if err != nil {
 		return err

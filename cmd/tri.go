@@ -95,7 +95,7 @@ func runTri(upper bool) cli.ActionFunc {
 		}
 		return writeResult(c, d, []int{2, t.Len()}, func(dst []byte, done *atomic.Int64) error {
 			opt.Done = done
-			return t.Fill(dst, d.Size, opt)
+			return opt.eng.Tri(dst, t, d.Size, opt.Options)
 		})
 	}
 }

@@ -2,11 +2,41 @@
 
 package cuda
 
-import "errors"
+import (
+	"errors"
+
+	"strider/ops"
+)
 
 // ErrNoCUDA is returned by every call in a build without CUDA support.
 var ErrNoCUDA = errors.New("--device cuda: this strider was built without CUDA support; " +
 	"build it with `go build -tags cuda` on a machine with the CUDA toolkit (cuda.h, libcuda.so, nvcc)")
 
+// Device is the GPU engine; in this build it cannot be opened.
+type Device struct{}
+
+// Open returns the process's GPU engine; here it always fails with ErrNoCUDA.
+func Open() (*Device, error) { return nil, ErrNoCUDA }
+
 // Available reports whether a GPU can be used.
 func Available() error { return ErrNoCUDA }
+
+func (*Device) Copy(dst []byte, v ops.View, opt ops.Options) error { return ErrNoCUDA }
+
+func (*Device) Take(dst []byte, v ops.View, axis int, idx []int, opt ops.Options) error {
+	return ErrNoCUDA
+}
+
+func (*Device) TakeFlat(dst []byte, v ops.View, idx []int, opt ops.Options) error { return ErrNoCUDA }
+
+func (*Device) TakeAlongAxis(dst []byte, v ops.View, axis int, idxShape, idx []int, opt ops.Options) error {
+	return ErrNoCUDA
+}
+
+func (*Device) Index(dst []byte, x *ops.Indexing, opt ops.Options) error { return ErrNoCUDA }
+
+func (*Device) Sort(vals, idx []byte, v ops.View, axis int, ord ops.Order, opt ops.Options) error {
+	return ErrNoCUDA
+}
+
+func (*Device) Tri(dst []byte, t ops.Tri, elem int, opt ops.Options) error { return ErrNoCUDA }
