@@ -3,6 +3,7 @@ package ops
 import (
 	"cmp"
 	"slices"
+	"unsafe"
 )
 
 // unsigned is the word types the radix sort handles directly.
@@ -84,6 +85,10 @@ type kernels[R any] interface {
 	scatter(dst, src []R, off *[256]int, shift uint)
 	// insertion sorts a short slice stably.
 	insertion(a []R)
+	// countWide adds the digit (key>>shift)&mask of each record to c.
+	countWide(c []int, a []R, shift uint, mask uint64)
+	// scatterWide is scatter for the digit (key>>shift)&mask.
+	scatterWide(dst, src []R, off []int, shift uint, mask uint64)
 }
 
 type wordKernels[K unsigned] struct{}
@@ -95,6 +100,18 @@ func (wordKernels[K]) scatter(dst, src []K, off *[256]int, shift uint) {
 	scatterWords(dst, src, off, shift)
 }
 func (wordKernels[K]) insertion(a []K) { insertionWords(a) }
+func (wordKernels[K]) countWide(c []int, a []K, shift uint, mask uint64) {
+	for _, x := range a {
+		c[uint64(x)>>shift&mask]++
+	}
+}
+func (wordKernels[K]) scatterWide(dst, src []K, off []int, shift uint, mask uint64) {
+	for _, x := range src {
+		d := uint64(x) >> shift & mask
+		dst[off[d]] = x
+		off[d]++
+	}
+}
 
 type recKernels struct{}
 
@@ -105,6 +122,18 @@ func (recKernels) scatter(dst, src []rec128, off *[256]int, shift uint) {
 	scatterRecs(dst, src, off, shift)
 }
 func (recKernels) insertion(a []rec128) { insertionRecs(a) }
+func (recKernels) countWide(c []int, a []rec128, shift uint, mask uint64) {
+	for _, r := range a {
+		c[r.key>>shift&mask]++
+	}
+}
+func (recKernels) scatterWide(dst, src []rec128, off []int, shift uint, mask uint64) {
+	for _, r := range src {
+		d := r.key >> shift & mask
+		dst[off[d]] = r
+		off[d]++
+	}
+}
 
 // sort sorts a by its low digits, with b (same length) as scratch; the
 // result ends in b when toB is set, else in a.
@@ -122,6 +151,10 @@ func (r *radix[R, X]) sort(a, b []R, toB bool, digits, threads int, sc *radixScr
 		if toB {
 			copy(b, a)
 		}
+		return
+	}
+	if n >= wideMin && digits >= 2 {
+		r.sortWide(a, b, toB, digits, threads) // a copy of r, as below
 		return
 	}
 	if threads > 1 {
@@ -235,6 +268,132 @@ func (r radix[R, X]) sortParallel(a, b []R, toB bool, digits, threads int, sc *r
 			r.sort(b[s:e], a[s:e], !toB, h, 1, sc)
 		}
 	})
+}
+
+// wideMin is the least input sortWide takes, and wideBucket the most bytes
+// of records it aims to leave in one bucket: with the scratch beside it,
+// a bucket that size is sorted inside a core's L2 cache.
+var wideMin, wideBucket = 1 << 20, 256 << 10
+
+// sortWide sorts large inputs by one most-significant-digit pass that
+// scatters the records into buckets small enough for the cache, then sorts
+// each bucket by the digits below, in parallel. The digit is the top 8 to
+// 16 bits of the digits, as few as leave no bucket over wideBucket bytes:
+// uniform keys need 8, while float keys of normally distributed values
+// have a handful of top bytes (sign and high exponent bits) and need 16,
+// or their buckets would stream through memory pass after pass as a plain
+// LSD sort does. It needs digits >= 2; a top that is the same in every
+// record is skipped without a scatter.
+func (r radix[R, X]) sortWide(a, b []R, toB bool, digits, threads int) {
+	n := len(a)
+	top := 8 * uint(digits)
+	w := min(16, top)
+	shift := r.shift + top - w
+	chunks := threads
+	bound := func(t int) int { return t * n / chunks }
+	per := make([][]int, chunks)
+	parallel(chunks, threads, func(lo, hi int) {
+		for t := lo; t < hi; t++ {
+			per[t] = make([]int, 1<<w)
+			r.x.countWide(per[t], a[bound(t):bound(t+1)], shift, 1<<w-1)
+		}
+	})
+	total := make([]int, 1<<w)
+	for _, c := range per {
+		for v, k := range c {
+			total[v] += k
+		}
+	}
+	if slices.Max(total) == n {
+		// These bits are the same in every record: sort by the ones below.
+		r.sortBelow(a, b, toB, int(top-w)/8, int(top-w)%8 != 0, threads)
+		return
+	}
+	// Narrow the digit while its buckets stay small enough.
+	var size R
+	limit := max(1, wideBucket/int(unsafe.Sizeof(size)))
+	for w > 8 && slices.Max(total) <= limit {
+		narrow := func(c []int) []int {
+			for v := range len(c) / 2 {
+				c[v] = c[2*v] + c[2*v+1]
+			}
+			return c[:len(c)/2]
+		}
+		wider := slices.Clone(total)
+		if slices.Max(narrow(wider)) > limit {
+			break
+		}
+		total = wider
+		for t := range per {
+			per[t] = narrow(per[t])
+		}
+		w--
+		shift++
+	}
+	// Where each bucket starts, and where each chunk's records of it go:
+	// after the earlier chunks' records of that bucket, so it stays stable.
+	start := make([]int, 1<<w+1)
+	sum := 0
+	for v := range 1 << w {
+		start[v] = sum
+		for t := range per {
+			k := per[t][v]
+			per[t][v] = sum
+			sum += k
+		}
+	}
+	start[1<<w] = n
+	parallel(chunks, threads, func(lo, hi int) {
+		for t := lo; t < hi; t++ {
+			r.x.scatterWide(b, a[bound(t):bound(t+1)], per[t], shift, 1<<w-1)
+		}
+	})
+	below := int(shift-r.shift+7) / 8
+	if below == 0 {
+		if !toB {
+			parallelCopy(a, b, threads)
+		}
+		return
+	}
+	// Buckets of a thread's share or more are sorted one after another with
+	// every thread; the others are spread over the threads.
+	var small []int
+	for v := range 1 << w {
+		lo, hi := start[v], start[v+1]
+		switch {
+		case hi-lo < 2:
+			if hi > lo && !toB {
+				a[lo] = b[lo]
+			}
+		case hi-lo >= n/threads:
+			r.sort(b[lo:hi], a[lo:hi], !toB, below, threads, nil)
+		default:
+			small = append(small, v)
+		}
+	}
+	parallel(len(small), threads, func(lo, hi int) {
+		sc := new(radixScratch)
+		for _, v := range small[lo:hi] {
+			s, e := start[v], start[v+1]
+			r.sort(b[s:e], a[s:e], !toB, below, 1, sc)
+		}
+	})
+}
+
+// sortBelow sorts a by its low digits once the wide top is known to be the
+// same everywhere; partial says the lowest of the top's bits share a digit
+// with the bits below, so that digit is sorted too.
+func (r radix[R, X]) sortBelow(a, b []R, toB bool, digits int, partial bool, threads int) {
+	if partial {
+		digits++
+	}
+	if digits == 0 {
+		if toB {
+			parallelCopy(b, a, threads)
+		}
+		return
+	}
+	r.sort(a, b, toB, digits, threads, nil)
 }
 
 // lsdParallel sorts by every varying digit up to h, least significant

@@ -410,9 +410,9 @@ func randomSortShape(r *rand.Rand) []int {
 // sequentially and with threads, and with the radix and insertion cut-off
 // moved so every path sees every size.
 func TestSortMatchesNaive(t *testing.T) {
-	oldMin, oldPar, oldRadix, oldPack, oldMSD := parallelMin, parallelSortMin, radixMin, packLimit, msdMin
+	oldMin, oldPar, oldRadix, oldPack, oldMSD, oldWide := parallelMin, parallelSortMin, radixMin, packLimit, msdMin, wideMin
 	t.Cleanup(func() {
-		parallelMin, parallelSortMin, radixMin, packLimit, msdMin = oldMin, oldPar, oldRadix, oldPack, oldMSD
+		parallelMin, parallelSortMin, radixMin, packLimit, msdMin, wideMin = oldMin, oldPar, oldRadix, oldPack, oldMSD, oldWide
 	})
 	r := rand.New(rand.NewPCG(5, 7))
 	for i := 0; i < 2500; i++ {
@@ -429,8 +429,9 @@ func TestSortMatchesNaive(t *testing.T) {
 		radixMin = []int{2, 64, 1 << 30}[r.IntN(3)]
 		packLimit = []int{0, 64}[r.IntN(2)]
 		msdMin = []int{radixMin, 128, oldMSD}[r.IntN(3)]
-		name := fmt.Sprintf("%d/%s/%s/axis=%d/%s/w%d/t%d/radix%d/pack%d/msd%d", i, dtypeName(dt.kind, dt.elem, big),
-			describe(v), axis, orderName(ord), which, threads, radixMin, packLimit, msdMin)
+		wideMin = []int{radixMin, 128, oldWide}[r.IntN(3)]
+		name := fmt.Sprintf("%d/%s/%s/axis=%d/%s/w%d/t%d/radix%d/pack%d/msd%d/wide%d", i, dtypeName(dt.kind, dt.elem, big),
+			describe(v), axis, orderName(ord), which, threads, radixMin, packLimit, msdMin, wideMin)
 		t.Run(name, func(t *testing.T) { checkSort(t, v, axis, ord, which, threads) })
 	}
 }
@@ -596,15 +597,18 @@ func f64bytes(x ...float64) []byte {
 // every thread), against the stable sort they equal, on uniform keys, keys
 // whose top digit does not split, and keys with few distinct values.
 func TestRadixPaths(t *testing.T) {
-	oldRadix, oldMSD := radixMin, msdMin
-	t.Cleanup(func() { radixMin, msdMin = oldRadix, oldMSD })
+	oldRadix, oldMSD, oldWide, oldBucket := radixMin, msdMin, wideMin, wideBucket
+	t.Cleanup(func() { radixMin, msdMin, wideMin, wideBucket = oldRadix, oldMSD, oldWide, oldBucket })
 	r := rand.New(rand.NewPCG(11, 13))
+	normal := newCodec('f', 8, Order{Kind: 'f'})
 	gens := map[string]func() uint64{
 		"uniform":  r.Uint64,
 		"narrow":   func() uint64 { return r.Uint64() >> 40 },
 		"skewed":   func() uint64 { return uint64(r.IntN(3))<<56 | r.Uint64()>>20 },
 		"few":      func() uint64 { return uint64(r.IntN(5)) << 30 },
 		"constant": func() uint64 { return 42 },
+		// Float keys of normal values: a handful of top bytes.
+		"normal": func() uint64 { k, _ := normal.key(math.Float64bits(r.NormFloat64())); return k },
 	}
 	for name, gen := range gens {
 		for _, n := range []int{0, 1, 5, 63, 64, 300, 5000, 70_000} {
@@ -614,11 +618,15 @@ func TestRadixPaths(t *testing.T) {
 			for _, threads := range []int{1, 3, 4} {
 				for _, m := range []int{64, 1000, 1 << 19} {
 					msdMin = m
+					// The wide split on every size, with buckets that fit
+					// and that do not; or not at all.
+					wideMin = []int{m, 1 << 62}[r.IntN(2)]
+					wideBucket = []int{16, 1024, oldBucket}[r.IntN(3)]
 					keys := make([]uint64, n)
 					for i := range keys {
 						keys[i] = gen()
 					}
-					t.Run(fmt.Sprintf("%s/n=%d/t%d/msd=%d", name, n, threads, m), func(t *testing.T) {
+					t.Run(fmt.Sprintf("%s/n=%d/t%d/msd=%d/wide=%d,%d", name, n, threads, m, wideMin, wideBucket), func(t *testing.T) {
 						// Packed words: a 44-bit key above a 20-bit position.
 						words := make([]uint64, n)
 						for i, k := range keys {
