@@ -10,7 +10,7 @@ import (
 
 // ErrNoCUDA is returned by every call in a build without CUDA support.
 var ErrNoCUDA = errors.New("--device cuda: this strider was built without CUDA support; " +
-	"build it with `go build -tags cuda` on a machine with the CUDA toolkit (cuda.h, libcuda.so, nvcc)")
+	"build it with `go build -tags cuda` (cgo with cuda.h and libcuda.so, e.g. from Debian's nvidia-cuda-toolkit)")
 
 // Device is the GPU engine; in this build it cannot be opened.
 type Device struct{}

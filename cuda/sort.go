@@ -1,0 +1,176 @@
+package cuda
+
+import (
+	"fmt"
+	"math"
+
+	"strider/ops"
+)
+
+// Sort limits and shapes (kernels/sort.cu): rows of at most blockSortMax
+// elements are sorted in shared memory; longer ones by the radix passes,
+// whose warps take radixTile elements each, radixWarps warps a block, and
+// whose digit counts are scanned scanChunk at a time.
+const (
+	blockSortMax = 1024
+	radixTile    = 2048
+	radixWarps   = 8
+	scanThreads  = 1024 // SCAN_THREADS: the scans' blocks
+	scanChunk    = 4 * scanThreads
+)
+
+// Key parameter slots (the K_ enum of kernels/sort.cu).
+const (
+	kComplex = iota
+	kBits
+	kSwap
+	kFloat
+	kSign
+	kNeg
+	kDesc
+	kAbs
+	kInf
+	kZero
+	kNaN
+	kClassR
+	kClassN
+	kNaNNaN
+	kElem
+	kSlots
+)
+
+// keyParams packs ops.SortKeysFor into the kernels' u64 block.
+func keyParams(k ops.SortKeys, elem int) []int64 {
+	b := func(x bool) int64 {
+		if x {
+			return 1
+		}
+		return 0
+	}
+	p := make([]int64, kSlots)
+	p[kComplex], p[kBits], p[kSwap], p[kFloat] = b(k.Complex), int64(k.Bits), b(k.Swap), b(k.Float)
+	p[kSign], p[kNeg], p[kDesc], p[kAbs], p[kInf] = int64(k.Sign), int64(k.Neg), int64(k.Desc), int64(k.Abs), int64(k.Inf)
+	p[kZero], p[kNaN] = int64(k.ZeroKey), int64(k.NaNKey)
+	p[kClassR], p[kClassN], p[kNaNNaN] = int64(k.ClassR), int64(k.ClassN), int64(k.NaNNaN)
+	p[kElem] = int64(elem)
+	return p
+}
+
+// keyBits is the width of the whole key: a part's twice for complex.
+func keyBits(k ops.SortKeys) int {
+	if k.Complex {
+		return 2 * int(k.Bits)
+	}
+	return int(k.Bits)
+}
+
+// planSort is ops.Sort: keys and positions per row (the strips along axis,
+// made contiguous), a stable sort of each row, then the values gathered by
+// position and the positions written in C order.
+func planSort(vals, idx []byte, v ops.View, axis int, ord ops.Order) (*program, error) {
+	if err := v.Check(); err != nil {
+		return nil, err
+	}
+	keys, err := ops.SortKeysFor(ord, v.Elem)
+	if err != nil {
+		return nil, err
+	}
+	if axis < 0 || axis >= len(v.Shape) {
+		return nil, fmt.Errorf("axis %d is out of bounds for array of dimension %d", axis, len(v.Shape))
+	}
+	total := v.Count()
+	if vals != nil && len(vals) != total*v.Elem {
+		return nil, fmt.Errorf("value destination holds %d bytes, the sort writes %d", len(vals), total*v.Elem)
+	}
+	if idx != nil && len(idx) != total*8 {
+		return nil, fmt.Errorf("index destination holds %d bytes, the sort writes %d", len(idx), total*8)
+	}
+	if total == 0 || vals == nil && idx == nil {
+		return nil, nil
+	}
+	n := v.Shape[axis]
+	if n > math.MaxUint32 {
+		return nil, errorf("sort rows of %d elements are longer than the GPU sort's limit of %d (positions are 32-bit)", n, uint64(math.MaxUint32))
+	}
+	rows := total / n
+	cs := ops.CStrides(v.Shape)
+	var rshape, rsrc, rdst []int
+	for k := range v.Shape {
+		if k != axis {
+			rshape = append(rshape, v.Shape[k])
+			rsrc = append(rsrc, v.Strides[k])
+			rdst = append(rdst, cs[k])
+		}
+	}
+	s := viewSpan(v)
+	base := v.Offset - s.lo
+	wide := keys.Complex && v.Elem == 16 // 128-bit keys take a second word
+
+	p := newProgram("sort")
+	in := p.alloc("in", int64(s.count()*v.Elem), s.bytes(v.Data))
+	calc := p.params("calc", calcBlock(rshape, rsrc, rdst))
+	div := p.params("div", divSlots(n, 0, 0))
+	kp := p.params("keys", keyParams(keys, v.Elem))
+	klo := p.alloc("klo", int64(8*total), nil)
+	khi := null()
+	if wide {
+		khi = ptr(p.alloc("khi", int64(8*total), nil))
+	}
+	pos := p.alloc("pos", int64(4*total), nil)
+	grid := gridFor(total, threads1D)
+	p.launch("sort_keys", grid, [2]int{threads1D, 1}, ptr(klo), khi, ptr(pos), ptr(in), ptr(calc), ptr(div),
+		ptr(kp), ival(total), ival(v.Strides[axis]), ival(base))
+
+	final := pos
+	if n <= blockSortMax {
+		pw := 1
+		for pw < n {
+			pw *= 2
+		}
+		p.launch("sort_block", min(rows, maxGrid), [2]int{min(512, max(32, pw/2)), 1},
+			ptr(klo), khi, ptr(pos), ival(rows), ival(n), ival(pw))
+	} else {
+		tiles := ceilDiv(n, radixTile)
+		histLen := rows * 256 * tiles
+		hist := p.alloc("hist", int64(4*histLen), nil)
+		chunks := ceilDiv(histLen, scanChunk)
+		partials := p.alloc("partials", int64(4*chunks), nil)
+		chunkGrid := min(chunks, maxGrid)
+		klo2 := p.alloc("klo2", int64(8*total), nil)
+		khi2 := null()
+		if wide {
+			khi2 = ptr(p.alloc("khi2", int64(8*total), nil))
+		}
+		pos2 := p.alloc("pos2", int64(4*total), nil)
+		src := [3]arg{ptr(klo), khi, ptr(pos)}
+		tmp := [3]arg{ptr(klo2), khi2, ptr(pos2)}
+		warpGrid := min(maxGrid, ceilDiv(rows*tiles, radixWarps))
+		for shift := 0; shift < keyBits(keys); shift += 8 {
+			p.launch("radix_hist", warpGrid, [2]int{32 * radixWarps, 1},
+				src[0], src[1], ptr(hist), ival(rows), ival(n), ival(tiles), ival(shift))
+			p.launch("scan_reduce", chunkGrid, [2]int{scanThreads, 1}, ptr(hist), ptr(partials), ival(histLen))
+			p.launch("scan_partials", 1, [2]int{scanThreads, 1}, ptr(partials), ival(chunks))
+			p.launch("scan_apply", chunkGrid, [2]int{scanThreads, 1}, ptr(hist), ptr(partials), ival(histLen), ival(256*tiles), ival(n))
+			p.launch("radix_scatter", warpGrid, [2]int{32 * radixWarps, 1},
+				src[0], src[1], src[2], tmp[0], tmp[1], tmp[2], ptr(hist), ival(rows), ival(n), ival(tiles), ival(shift))
+			src, tmp = tmp, src
+		}
+		final = src[2].buf
+	}
+
+	outVals, outIdx := null(), null()
+	var vb, ib bufID
+	if vals != nil {
+		vb = p.alloc("vals", int64(len(vals)), nil)
+		outVals = ptr(vb)
+		p.download(vb, 0, vals)
+	}
+	if idx != nil {
+		ib = p.alloc("idx", int64(len(idx)), nil)
+		outIdx = ptr(ib)
+		p.download(ib, 0, idx)
+	}
+	p.launch(fmt.Sprintf("sort_out_%d", v.Elem), grid, [2]int{threads1D, 1}, outVals, outIdx, ptr(in),
+		ptr(final), ptr(calc), ptr(div), ival(total), ival(v.Strides[axis]), ival(cs[axis]), ival(base))
+	return p, nil
+}

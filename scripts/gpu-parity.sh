@@ -1,0 +1,244 @@
+#!/usr/bin/env bash
+# GPU parity, for a host with an NVIDIA GPU, NumPy and PyTorch with CUDA, and
+# no Go: takes a strider built elsewhere with `go build -tags cuda` and
+#
+#  1. runs the whole parity suite (scripts/parity.py and its plug-ins) with
+#     every operation on the GPU, through a wrapper that puts --device cuda
+#     after the subcommand (info and compare stay on the CPU);
+#  2. runs every operation on assorted inputs with --device cpu and
+#     --device cuda and demands byte-identical outputs (every dtype in both
+#     byte orders, C and Fortran order, 0-d and empty arrays, long sort rows
+#     for the radix path, and, unless --no-big, an array past 2^31 elements
+#     for the 64-bit index kernels);
+#  3. compares with PyTorch's own CUDA results: permute().contiguous(),
+#     index_select, gather, tril_indices/triu_indices and sort(stable=True).
+#
+# Usage: scripts/gpu-parity.sh --strider BIN [--no-big] [--no-torch] [--cases N] [-- PARITY ARGS...]
+# (--cases: plug-in cases for parity.py; arguments after -- go to parity.py)
+# $PYTHON picks the interpreter (default /usr/bin/python3). Exit 0 when all
+# passed, 1 on any difference, 2 on bad usage or when the GPU path cannot run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PYTHON=${PYTHON:-/usr/bin/python3}
+bin="" big=1 cases=300 torch=1
+while [ $# -gt 0 ]; do
+  case $1 in
+    --strider) bin=$2; shift 2 ;;
+    --strider=*) bin=${1#*=}; shift ;;
+    --no-big) big=0; shift ;;
+    --no-torch) torch=0; shift ;;
+    --cases) cases=$2; shift 2 ;;
+    --) shift; break ;;
+    *) echo "gpu-parity.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+[ -n "$bin" ] && [ -x "$bin" ] || { echo "gpu-parity.sh: --strider BIN (a strider built with -tags cuda) is required" >&2; exit 2; }
+bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true
+"$PYTHON" -c 'import numpy, torch; print("numpy", numpy.__version__, "torch", torch.__version__, "cuda", torch.cuda.is_available())'
+if ! "$bin" tril-indices 3 --device cuda -o "$work/probe.npy"; then
+  echo "gpu-parity.sh: $bin cannot run on the GPU (a build with -tags cuda and a working driver are needed)" >&2
+  exit 2
+fi
+
+# The wrapper: strider with --device cuda right after the subcommand, any
+# --device the suite passes itself dropped (it sometimes adds --device cpu).
+cat > "$work/strider-cuda" <<WRAP
+#!/usr/bin/env bash
+real=$(printf %q "$bin")
+out=() cmd="" ended=0 skip=0
+for a in "\$@"; do
+  if [ \$skip -eq 1 ]; then skip=0; continue; fi
+  if [ \$ended -eq 0 ]; then
+    case \$a in
+      --) ended=1 ;;
+      --device) skip=1; continue ;;
+      --device=*) continue ;;
+    esac
+  fi
+  out+=("\$a")
+  if [ -z "\$cmd" ] && [ \$ended -eq 0 ] && [[ \$a != -* ]]; then
+    cmd=\$a
+    case \$cmd in info|compare|help) ;; *) out+=(--device cuda) ;; esac
+  fi
+done
+exec "\$real" "\${out[@]}"
+WRAP
+chmod +x "$work/strider-cuda"
+
+status=0
+echo
+echo "== parity suite with --device cuda"
+"$PYTHON" scripts/parity.py --strider "$work/strider-cuda" --plugin-cases "$cases" "$@" || status=1
+
+echo
+echo "== CPU and GPU outputs, byte for byte; PyTorch CUDA"
+STRIDER="$bin" WORK="$work" BIG="$big" TORCH="$torch" "$PYTHON" - <<'PY' || status=1
+import itertools, os, subprocess, sys
+import numpy as np
+import torch
+
+strider, work, big = os.environ["STRIDER"], os.environ["WORK"], os.environ["BIG"] == "1"
+rng = np.random.default_rng(7)
+failed = passed = 0
+
+def run(args, device):
+    return subprocess.run([strider] + args + ["--device", device], capture_output=True)
+
+def same(label, args, outs):
+    """Run args on both devices; every output path in outs must match byte for byte."""
+    global failed, passed
+    res = {}
+    for dev in ("cpu", "cuda"):
+        p = run([a.replace("@", dev) for a in args], dev)
+        files = []
+        for o in outs:
+            path = o.replace("@", dev)
+            files.append(open(path, "rb").read() if p.returncode == 0 and os.path.exists(path) else None)
+        res[dev] = (p.returncode, files, p.stderr.decode(errors="replace").strip())
+    (rc0, f0, e0), (rc1, f1, e1) = res["cpu"], res["cuda"]
+    if rc0 != rc1 or f0 != f1:
+        failed += 1
+        print("FAIL %s: cpu rc=%d %s | cuda rc=%d %s" % (label, rc0, e0[:120], rc1, e1[:120]))
+        print("  $ %s %s --device cuda" % (strider, " ".join(a.replace("@", "cuda") for a in args)))
+    else:
+        passed += 1
+
+def rand_array(dt, shape):
+    dt = np.dtype(dt)
+    n = int(np.prod(shape))
+    if dt.kind in "fc":
+        vals = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.5, -2.25, 3.0, 1e-40, 7e4], dtype=np.float64)
+        a = rng.choice(vals, n)
+        if dt.kind == "c":
+            with np.errstate(all="ignore"):
+                a = a + 1j * rng.choice(vals, n)
+        with np.errstate(all="ignore"):
+            a = a.astype(dt)
+    elif dt.kind == "b":
+        a = rng.integers(0, 2, n).astype(dt)
+    else:
+        info = np.iinfo(dt)
+        a = rng.integers(info.min, info.max, n, dtype=np.int64 if info.min < 0 else np.uint64, endpoint=True).astype(dt)
+    return a.reshape(shape)
+
+def save(name, a, fortran=False):
+    path = os.path.join(work, name)
+    np.save(path, np.asfortranarray(a) if fortran else a)
+    return path
+
+dtypes = ["|b1", "|i1", "|u1", "<i2", ">i2", "<u2", ">u2", "<f2", ">f2", "<i4", ">i4", "<u4", ">u4",
+          "<f4", ">f4", "<i8", ">i8", "<u8", ">u8", "<f8", ">f8", "<c8", ">c8", "<c16", ">c16"]
+shapes = [(), (0,), (7,), (3, 5), (4, 33, 2), (65, 70), (2, 3, 4, 5), (1, 1, 9), (3, 0, 4), (2, 1300)]
+for dt, shape, fortran in itertools.product(dtypes, shapes, (False, True)):
+    a = rand_array(dt, shape)
+    src = save("in.npy", a, fortran)
+    tag = "%s%s%s" % (dt, shape, "F" if fortran else "C")
+    out = os.path.join(work, "out_@.npy")
+    same("transpose " + tag, ["transpose", src, "-o", out], [out])
+    if a.ndim >= 2:
+        perm = ",".join(map(str, rng.permutation(a.ndim)))
+        same("transpose --axes %s %s" % (perm, tag), ["transpose", src, "--axes", perm, "-o", out], [out])
+        for off in (-1, 0, 2):
+            same("diagonal %d %s" % (off, tag), ["diagonal", src, "--offset", str(off), "-o", out], [out])
+    if a.size:
+        same("gather flat " + tag, ["gather", src, "--index", "[0, %d, 1]" % (a.size - 1), "--mode", "clip", "-o", out], [out])
+    if a.ndim >= 1 and a.shape[-1] > 0:
+        k = a.shape[-1]
+        idx = rng.integers(-k, k, 11)
+        same("gather axis -1 " + tag, ["gather", src, "--axis", "-1", "--index", str(list(map(int, idx))), "-o", out], [out])
+        ip = save("idx.npy", rng.integers(0, k, a.shape[:-1] + (3,)).astype(">i4"))
+        same("gather-elements " + tag, ["gather-elements", src, "--indices", ip, "-o", out], [out])
+    for expr in ("::-1", "..., ::2", "[0, -1]", "..., [1, 0]", "None, ..., 1:"):
+        same("slice %r %s" % (expr, tag), ["slice", src, expr, "-o", out], [out])
+    if a.ndim >= 1:
+        for extra in ([], ["--descending"], ["--nans", "first"], ["--axis", "0", "--descending", "--nans", "last"]):
+            iout = os.path.join(work, "idx_@.npy")
+            same("sort %s %s" % (" ".join(extra), tag), ["sort", src, "-o", out, "--indices", iout] + extra, [out, iout])
+
+# Long rows: the radix passes (several tiles a row), every key width.
+for dt in ("|u1", ">i2", "<f2", "<f4", ">f8", "<c8", ">c16", "<i8"):
+    a = rand_array(dt, (3, 9000))
+    src = save("in.npy", a)
+    out, iout = os.path.join(work, "out_@.npy"), os.path.join(work, "idx_@.npy")
+    for extra in ([], ["--descending"], ["--axis", "0"]):
+        same("sort long %s %s" % (dt, extra), ["sort", src, "-o", out, "--indices", iout] + extra, [out, iout])
+# Large views and the tiled transpose past one grid's worth of tiles.
+a = rand_array("<f4", (3000, 2900))
+src = save("in.npy", a)
+out = os.path.join(work, "out_@.npy")
+same("transpose large", ["transpose", src, "-o", out], [out])
+same("slice large", ["slice", src, "::-3, 1::7", "-o", out], [out])
+for rows, cols, off in ((5000, 5000, 0), (3000, 7000, -100), (7, 3, 9), (0, 4, 0)):
+    for kind in ("tril-indices", "triu-indices"):
+        for dtype in ("int64", "int32"):
+            same("%s %d %d %d %s" % (kind, rows, cols, off, dtype),
+                 [kind, str(rows), str(cols), "--offset", str(off), "--dtype", dtype, "-o", out], [out])
+if big:
+    # Past 2^31 elements: the 64-bit index instantiations.
+    n = (1 << 31) + 3
+    a = np.arange(n, dtype=np.uint8)
+    src = save("big.npy", a)
+    del a
+    same("slice big ::-1", ["slice", src, "::-1", "-o", out], [out])
+    same("gather big", ["gather", src, "--index", "[0, %d, 5]" % (n - 1), "-o", out], [out])
+    os.remove(src)
+
+print("cpu vs cuda: %d passed, %d failed" % (passed, failed))
+
+# PyTorch on the GPU: same data, torch's CUDA kernels as the reference.
+tfail = tpass = 0
+if os.environ["TORCH"] != "1":
+    print("torch cuda: skipped (--no-torch)")
+    sys.exit(1 if failed else 0)
+if not torch.cuda.is_available():
+    print("FAIL torch has no CUDA here (pass --no-torch to skip these comparisons)")
+    sys.exit(1)
+def tcheck(label, got, want):
+    global tfail, tpass
+    if got.shape != want.shape or not np.array_equal(got, want, equal_nan=got.dtype.kind in "fc"):
+        tfail += 1
+        print("FAIL torch %s" % label)
+    else:
+        tpass += 1
+
+dev = torch.device("cuda")
+def load(path):
+    return np.load(path)
+
+for dt in ("<f4", ">f8", "<i8", "|u1", "<i4", "<f2"):
+    a = rand_array(dt, (37, 64, 5))
+    src = save("in.npy", a)
+    native = a.astype(a.dtype.newbyteorder("="))
+    t = torch.from_numpy(native).to(dev)
+    out = os.path.join(work, "t.npy")
+    run(["transpose", src, "--axes", "2,0,1", "-o", out], "cuda")
+    tcheck("permute " + dt, load(out), t.permute(2, 0, 1).contiguous().cpu().numpy())
+    idx = rng.integers(0, 64, 50)
+    run(["gather", src, "--axis", "1", "--index", str(list(map(int, idx))), "-o", out], "cuda")
+    tcheck("index_select " + dt, load(out), torch.index_select(t, 1, torch.from_numpy(idx).to(dev)).cpu().numpy())
+    gi = rng.integers(0, 64, (37, 9, 5))
+    ip = save("gi.npy", gi)
+    run(["gather-elements", src, "--axis", "1", "--indices", ip, "-o", out], "cuda")
+    tcheck("gather " + dt, load(out), torch.gather(t, 1, torch.from_numpy(gi).to(dev)).cpu().numpy())
+    iout = os.path.join(work, "ti.npy")
+    for desc in (False, True):
+        args = ["sort", src, "--axis", "1", "-o", out, "--indices", iout] + (["--descending"] if desc else [])
+        run(args, "cuda")
+        v, i = torch.sort(t, dim=1, descending=desc, stable=True)
+        tcheck("sort %s desc=%s values" % (dt, desc), load(out), v.cpu().numpy())
+        tcheck("sort %s desc=%s indices" % (dt, desc), load(iout), i.cpu().numpy())
+for rows, cols, off in ((100, 100, 0), (2000, 1000, 5), (10, 3000, -4)):
+    out = os.path.join(work, "t.npy")
+    run(["tril-indices", str(rows), str(cols), "--offset", str(off), "-o", out], "cuda")
+    tcheck("tril_indices", load(out), torch.tril_indices(rows, cols, off, device=dev).cpu().numpy())
+    run(["triu-indices", str(rows), str(cols), "--offset", str(off), "-o", out], "cuda")
+    tcheck("triu_indices", load(out), torch.triu_indices(rows, cols, off, device=dev).cpu().numpy())
+print("torch cuda: %d passed, %d failed" % (tpass, tfail))
+sys.exit(1 if failed or tfail else 0)
+PY
+[ "$status" -eq 0 ] && echo "gpu parity: all passed" || echo "gpu parity: FAILURES"
+exit "$status"
