@@ -30,6 +30,13 @@ if [ -n "$unformatted" ]; then
 fi
 go vet ./...
 
+step "CUDA build (PTX up to date, build and vet with -tags cuda)"
+# The GPU path itself needs a GPU (scripts/gpu-parity.sh); this checks that
+# it builds, that the embedded PTX is what the kernels compile to, and runs
+# nothing that needs a device. Its pure-Go launch plans are tested by
+# go test ./cuda below.
+scripts/cuda-check.sh
+
 step "fixtures are what gen_testdata.py writes"
 "$PYTHON" scripts/gen_testdata.py --check
 
@@ -41,7 +48,7 @@ go test -count=1 -race ./ops
 
 step "fuzz ($FUZZTIME each)"
 # Every fuzz target in the tree, found by name so new ones run without edits.
-for pkg in ./npy ./ops; do
+for pkg in $(go list -f '{{.Dir}}' ./...); do
   for target in $(grep -ho '^func Fuzz[A-Za-z0-9_]*' "$pkg"/*_test.go | sed 's/^func //' | sort -u); do
     echo "-- $pkg $target"
     go test -run '^$' -fuzz "^${target}\$" -fuzztime "$FUZZTIME" "$pkg"
