@@ -2,6 +2,7 @@ package ops
 
 import (
 	"cmp"
+	"math/bits"
 	"slices"
 	"unsafe"
 )
@@ -287,7 +288,7 @@ var wideMin, wideBucket = 1 << 20, 256 << 10
 func (r radix[R, X]) sortWide(a, b []R, toB bool, digits, threads int) {
 	n := len(a)
 	top := 8 * uint(digits)
-	w := min(16, top)
+	w := min(16, top, uint(max(8, bits.Len(uint(n))))) // no more buckets than records
 	shift := r.shift + top - w
 	chunks := threads
 	bound := func(t int) int { return t * n / chunks }
