@@ -22,7 +22,9 @@ var (
 	deviceFlag = &cli.StringFlag{
 		Name: "device", Value: "cpu", Usage: "run on `DEV`: cpu or cuda",
 	}
-	threadsFlag = &cli.IntFlag{
+	// A string read by parseInt: decimal, as every integer option (an
+	// IntFlag would read 010 as 8).
+	threadsFlag = &cli.StringFlag{
 		Name: "threads", Usage: "use `N` threads", DefaultText: "all cores",
 	}
 	quietFlag = &cli.BoolFlag{
@@ -49,7 +51,10 @@ type settings struct {
 func options(c *cli.Context) (settings, error) {
 	opt := settings{Options: ops.Options{Threads: runtime.GOMAXPROCS(0)}, eng: cpu{}}
 	if c.IsSet("threads") {
-		n := c.Int("threads")
+		n, err := parseInt("threads", c.String("threads"))
+		if err != nil {
+			return settings{}, err
+		}
 		if n < 1 || n > maxThreads {
 			return settings{}, usagef("--threads %d is out of range 1..%d", n, maxThreads)
 		}
@@ -87,11 +92,16 @@ type input struct {
 	view ops.View
 }
 
-// openInput opens a .npy path, "-" or an .npz member.
+// openInput opens a .npy path, "-" or an .npz member. An input opened
+// with npy.AccessAllLater is read in by writeResult once the output
+// exists.
 func openInput(spec string, access npy.Access) (input, error) {
 	a, err := npy.Open(spec, os.Stdin, access)
 	if err != nil {
 		return input{}, fmt.Errorf("%s: %w", displayName(spec), err)
+	}
+	if access == npy.AccessAllLater {
+		pendingPrefetch = append(pendingPrefetch, a)
 	}
 	v := ops.View{Elem: a.Dtype.Size, Shape: a.Shape, Strides: a.Strides(), Data: a.Data}
 	return input{Array: a, view: v}, nil
@@ -102,6 +112,17 @@ func displayName(spec string) string {
 		return "standard input"
 	}
 	return spec
+}
+
+// pendingPrefetch holds the inputs that will be read whole, to be read in
+// once the outputs are created (a command runs once per process).
+var pendingPrefetch []*npy.Array
+
+func prefetchInputs() {
+	for _, a := range pendingPrefetch {
+		a.Prefetch()
+	}
+	pendingPrefetch = nil
 }
 
 // writeView copies v into a new C-order .npy of dtype d at the output the
@@ -164,6 +185,7 @@ func writeResult(c *cli.Context, d npy.Dtype, shape []int, fill func(dst []byte,
 		return err
 	}
 	defer out.Abort()
+	prefetchInputs()
 	var done atomic.Int64
 	stop := startProgress(c, int64(len(out.Data)), &done)
 	err = fill(out.Data, &done)

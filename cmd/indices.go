@@ -59,5 +59,16 @@ func parseIndexLiteral(s string) (indexArray, error) {
 // resolve checks every index against an axis of size n and returns them in
 // C order within [0, n).
 func (ix indexArray) resolve(n, axis int, mode ops.Mode) ([]int, error) {
+	// The indices are decoded into a copy and then into ints: an index file
+	// larger than memory allows is refused before either is allocated.
+	if err := npy.CheckMemory(fmt.Sprintf("%d indices", ix.view.Count()), indexMemory(ix.view)); err != nil {
+		return nil, err
+	}
 	return ops.Indices(ix.view, ix.format, n, axis, mode)
+}
+
+// indexMemory is what ops.Indices allocates for the index view v: a
+// C-order copy of the raw values and an int for each.
+func indexMemory(v ops.View) int64 {
+	return int64(v.Count()) * int64(v.Elem+8)
 }

@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"syscall"
 
@@ -56,12 +58,23 @@ func usagef(format string, args ...any) error {
 // Run runs the app on argv and returns the process exit status. It reorders
 // options that follow positional arguments, turns every error into one line
 // "strider: <command>: <message>" on stderr, removes temporary output files
-// on SIGINT/SIGTERM, and never lets a panic reach the user.
+// on SIGINT/SIGTERM/SIGHUP, and never lets a panic reach the user.
+//
+// A memory fault on a mapped file (another program truncated an input
+// while strider read it) panics instead of crashing the process
+// (debug.SetPanicOnFault, on this goroutine here and on the engine's
+// workers in package ops) and is reported as an error naming the file.
 func Run(app *cli.App, argv []string, stderr io.Writer) (code int) {
 	name := commandName(app, argv)
 	report := func(err error) int {
 		if errors.Is(err, errDifferent) {
 			return exitDifferent
+		}
+		if errors.Is(err, syscall.EPIPE) {
+			// The contract has one status for every error, a closed pipe
+			// included; the message says which.
+			npy.RemoveTemps()
+			err = errors.New("standard output was closed before the result was written (broken pipe)")
 		}
 		msg := strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", " ")), " ")
 		if name != "" {
@@ -71,10 +84,14 @@ func Run(app *cli.App, argv []string, stderr io.Writer) (code int) {
 		}
 		return exitError
 	}
+	debug.SetPanicOnFault(true)
+	// Inputs queued for read-ahead belong to this run only (tests call Run
+	// many times in one process).
+	defer func() { pendingPrefetch = nil }()
 	defer func() {
 		if r := recover(); r != nil {
 			npy.RemoveTemps()
-			code = report(fmt.Errorf("internal error: %v (please report this)", r))
+			code = report(panicError(r))
 		}
 	}()
 	stop := handleSignals()
@@ -100,6 +117,19 @@ func Run(app *cli.App, argv []string, stderr io.Writer) (code int) {
 		return report(err)
 	}
 	return exitOK
+}
+
+// panicError turns a recovered panic into the error to report: a memory
+// fault inside a mapped file is the file's error; anything else is a bug.
+func panicError(r any) error {
+	if re, ok := r.(runtime.Error); ok {
+		if f, ok := re.(interface{ Addr() uintptr }); ok {
+			if err := npy.FaultError(f.Addr()); err != nil {
+				return err
+			}
+		}
+	}
+	return fmt.Errorf("internal error: %v (please report this)", r)
 }
 
 // commandName finds the subcommand in argv, for error messages.
@@ -204,11 +234,24 @@ func takesValue(c *cli.Command, name string) bool {
 	return false // unknown options and --help: let the parser report them
 }
 
-// handleSignals removes uncommitted temporary outputs on SIGINT or SIGTERM,
-// then dies of the same signal so the shell sees the usual status.
+// handleSignals removes uncommitted temporary outputs on SIGINT, SIGTERM or
+// SIGHUP, then dies of the same signal so the shell sees the usual status.
+// A signal that was ignored when strider started (nohup, a background job
+// of a script) stays ignored. SIGPIPE is caught only so that a write to a
+// closed pipe returns EPIPE, which Run reports (exit 2) after removing
+// temporary files, instead of killing the process with another
+// output's temporary file still on disk.
 func handleSignals() (stop func()) {
 	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM)
+	var sigs []os.Signal
+	for _, s := range []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+		if !signal.Ignored(s) {
+			sigs = append(sigs, s)
+		}
+	}
+	signal.Notify(ch, sigs...)
+	pipe := make(chan os.Signal, 1)
+	signal.Notify(pipe, syscall.SIGPIPE)
 	done := make(chan struct{})
 	go func() {
 		select {
@@ -221,5 +264,5 @@ func handleSignals() (stop func()) {
 		case <-done:
 		}
 	}()
-	return func() { signal.Stop(ch); close(done) }
+	return func() { signal.Stop(ch); signal.Stop(pipe); close(done) }
 }

@@ -78,7 +78,7 @@ func runSort(c *cli.Context) error {
 			return usagef("--indices needs a path (or - for standard output)")
 		}
 	}
-	in, err := openInput(spec, npy.AccessAll)
+	in, err := openInput(spec, npy.AccessAllLater)
 	if err != nil {
 		return err
 	}
@@ -89,6 +89,13 @@ func runSort(c *cli.Context) error {
 		return err
 	}
 	ord.Kind, ord.BigEndian = in.Dtype.Kind, in.Dtype.Order == '>'
+	if _, onCPU := opt.eng.(cpu); onCPU {
+		withIdx := idxPath != "" || c.Bool("argsort")
+		scratch := ops.SortScratch(v.Shape, axis, v.Elem, in.Dtype.Kind, withIdx, opt.Options)
+		if err := npy.CheckMemory("the sort's scratch space", scratch); err != nil {
+			return err
+		}
+	}
 
 	switch {
 	case c.Bool("argsort"):
@@ -130,6 +137,7 @@ func sortTwo(c *cli.Context, in input, axis int, ord ops.Order, opt settings, id
 		return err
 	}
 	defer idx.Abort()
+	prefetchInputs()
 
 	var done atomic.Int64
 	stop := startProgress(c, int64(len(vals.Data)+len(idx.Data)), &done)

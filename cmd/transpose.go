@@ -39,7 +39,7 @@ func runTranspose(c *cli.Context) error {
 			return err
 		}
 	}
-	in, err := openInput(spec, npy.AccessAll)
+	in, err := openInput(spec, npy.AccessAllLater)
 	if err != nil {
 		return err
 	}

@@ -13,9 +13,11 @@ var umask os.FileMode
 var errNoMmap = errors.New("memory mapping is not supported on this system")
 
 // mapFile always fails here, so callers read the file into memory instead.
-func mapFile(f *os.File, length int64, populate bool) ([]byte, error) { return nil, errNoMmap }
+func mapFile(f *os.File, length int64, populate, random bool) ([]byte, error) { return nil, errNoMmap }
 
 // mapWritable always fails here, so outputs are buffered in memory instead.
 func mapWritable(f *os.File, length int64) ([]byte, error) { return nil, errNoMmap }
 
 func unmap(b []byte) error { return nil }
+
+func prefetch(m []byte) {}

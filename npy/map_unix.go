@@ -20,8 +20,9 @@ var umask = func() os.FileMode {
 
 // mapFile maps the first length bytes of f read-only. populate asks the
 // kernel to read the pages in now (MAP_POPULATE on Linux), for callers that
-// will touch every byte.
-func mapFile(f *os.File, length int64, populate bool) ([]byte, error) {
+// will touch every byte; random turns read-ahead off, for callers that jump
+// around.
+func mapFile(f *os.File, length int64, populate, random bool) ([]byte, error) {
 	if length <= 0 || length > math.MaxInt {
 		return nil, fmt.Errorf("cannot map %d bytes", length)
 	}
@@ -30,7 +31,7 @@ func mapFile(f *os.File, length int64, populate bool) ([]byte, error) {
 		flags |= populateFlag
 	}
 	m, err := syscall.Mmap(int(f.Fd()), 0, int(length), syscall.PROT_READ, flags)
-	if err == nil && !populate {
+	if err == nil && random {
 		// Sparse readers (diagonal, slice) jump around: no read-ahead, so a
 		// read touches only the pages it needs. Advice only; errors ignored.
 		_ = syscall.Madvise(m, syscall.MADV_RANDOM)
@@ -48,3 +49,13 @@ func mapWritable(f *os.File, length int64) ([]byte, error) {
 }
 
 func unmap(b []byte) error { return syscall.Munmap(b) }
+
+// prefetch reads the pages of m in, as MAP_POPULATE would have:
+// MADV_POPULATE_READ (Linux 5.14) where there is one, else the
+// asynchronous MADV_WILLNEED.
+func prefetch(m []byte) {
+	const madvPopulateRead = 22
+	if syscall.Madvise(m, madvPopulateRead) != nil {
+		_ = syscall.Madvise(m, syscall.MADV_WILLNEED)
+	}
+}

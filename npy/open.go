@@ -37,6 +37,7 @@ func (a *Array) Close() error {
 	if m == nil {
 		return nil
 	}
+	unregister(m)
 	return unmap(m)
 }
 
@@ -50,6 +51,10 @@ const (
 	// AccessAll maps with the pages read in ahead: the whole array will be
 	// read (transpose, sort).
 	AccessAll
+	// AccessAllLater maps as AccessAll does but reads nothing in yet: the
+	// caller calls Prefetch once the outputs exist, so that a full disk or
+	// a bad output path fails before gigabytes are read.
+	AccessAllLater
 	// AccessReadAt maps nothing for a regular .npy file: the caller reads
 	// the data through ReaderAt, one pread per piece, which beats page
 	// faults when a few elements lie far apart (a diagonal). Other inputs
@@ -210,22 +215,51 @@ func openFile(f *os.File, size int64, member string, hasMember bool, access Acce
 		return a, nil
 	}
 	end := h.DataOffset + nbytes
-	m, err := mapFile(f, end, access == AccessAll)
+	populate := access == AccessAll && fitsInMemory(end)
+	m, err := mapFile(f, end, populate, access != AccessAll && access != AccessAllLater)
 	if err != nil {
 		// Some file systems cannot map; read the data instead.
 		a.Data, err = readData(io.NewSectionReader(f, h.DataOffset, nbytes), nbytes)
 		return a, err
 	}
+	name := f.Name()
+	if name == "/dev/stdin" {
+		name = "standard input"
+	}
+	register(m, name, false)
 	if h.DataOffset%16 != 0 {
 		// A writer other than NumPy left the data misaligned; typed views
 		// need it aligned, so take a copy.
+		if err := CheckMemory("a copy of the misaligned data", nbytes); err != nil {
+			unregister(m)
+			unmap(m)
+			return nil, err
+		}
 		a.Data = alignedBuf(int(nbytes))
 		copy(a.Data, m[h.DataOffset:end])
+		unregister(m)
 		return a, unmap(m)
 	}
 	a.mapping = m
 	a.Data = m[h.DataOffset:end:end]
 	return a, nil
+}
+
+// fitsInMemory reports whether reading n bytes in ahead pays: only when
+// they all fit in memory at once. Beyond that it evicts the first pages to
+// read the last, and makes a command that then refuses the work (a sort
+// whose scratch space is too large) spend minutes first.
+func fitsInMemory(n int64) bool {
+	avail, ok := MemAvailable()
+	return !ok || n <= avail/2
+}
+
+// Prefetch reads the pages of a mapped array in now, as AccessAll does at
+// Open, when they fit in memory. It is advice: errors are ignored.
+func (a *Array) Prefetch() {
+	if a.mapping != nil && fitsInMemory(int64(len(a.mapping))) {
+		prefetch(a.mapping)
+	}
 }
 
 // checkDataSize checks that avail bytes after the header hold the data.
@@ -345,10 +379,19 @@ func readData(r io.Reader, n int64) ([]byte, error) {
 		return nil, malformed("data of %d bytes does not fit in memory", n)
 	}
 	const firstChunk = 1 << 20
+	// Past this much, the data is checked against the memory available: a
+	// stream that really holds more fails with that error, while a short
+	// stream under a lying header still fails with its shortfall.
+	const checkAt = 64 << 20
 	buf := alignedBuf(int(min(n, firstChunk)))
 	got := 0
 	for int64(got) < n {
 		if got == len(buf) {
+			if got < checkAt && 2*int64(got) >= checkAt {
+				if err := CheckMemory("the data, which is read into memory (a .npy file given by its path is mapped instead)", n); err != nil {
+					return nil, err
+				}
+			}
 			grown := alignedBuf(int(min(n, 2*int64(len(buf)))))
 			copy(grown, buf)
 			buf = grown

@@ -161,16 +161,19 @@ func parallel(items, threads int, work func(lo, hi int)) {
 	chunks := min(items, threads*8)
 	var next atomic.Int64
 	var wg sync.WaitGroup
+	var fault workerPanic
 	for t := 0; t < min(threads, chunks); t++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer fault.guard()()
 			for c := int(next.Add(1) - 1); c < chunks; c = int(next.Add(1) - 1) {
 				work(c*items/chunks, (c+1)*items/chunks)
 			}
 		}()
 	}
 	wg.Wait()
+	fault.rethrow()
 }
 
 func srcSteps(loops []loop) []int {
