@@ -43,6 +43,9 @@ step "fixtures are what gen_testdata.py writes"
 step "go test"
 go test -count=1 ./...
 
+step "fault and size tests again, to show any skips (mounting a tmpfs needs root)"
+go test -count=1 -v -run 'TestFault|TestSize|TestBadFlags' . | grep -E '^(--- FAIL|.*SKIPPED)' || true
+
 step "go test -race (the parallel engine)"
 go test -count=1 -race ./ops
 
