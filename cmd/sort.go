@@ -60,11 +60,11 @@ func runSort(c *cli.Context) error {
 		return err
 	}
 	ord := ops.Order{Descending: c.Bool("descending")}
-	switch n := c.String("nans"); n {
-	case "":
-	case "first":
+	switch n := c.String("nans"); {
+	case !c.IsSet("nans"):
+	case n == "first":
 		ord.NaNs = ops.NaNsFirst
-	case "last":
+	case n == "last":
 		ord.NaNs = ops.NaNsLast
 	default:
 		return usagef("--nans %q is not first or last", n)

@@ -38,6 +38,7 @@ var typeNames = map[string]Dtype{
 	"short": {'i', 2, '<'}, "ushort": {'u', 2, '<'},
 	"intc": {'i', 4, '<'}, "uintc": {'u', 4, '<'},
 	"int": {'i', 8, '<'}, "uint": {'u', 8, '<'}, "int_": {'i', 8, '<'}, "intp": {'i', 8, '<'}, "uintp": {'u', 8, '<'},
+	"long": {'i', 8, '<'}, "ulong": {'u', 8, '<'}, // C long: 64 bits on the Linux NumPy strider matches
 	"longlong": {'i', 8, '<'}, "ulonglong": {'u', 8, '<'},
 	"half": {'f', 2, '<'}, "single": {'f', 4, '<'}, "double": {'f', 8, '<'}, "float": {'f', 8, '<'}, "float_": {'f', 8, '<'},
 	"csingle": {'c', 8, '<'}, "cdouble": {'c', 16, '<'}, "complex": {'c', 16, '<'}, "complex_": {'c', 16, '<'},
