@@ -112,13 +112,27 @@ func (w *scalarSorter[U]) run(ph phase, s strip, lo, hi int) int {
 	return 0
 }
 
+// inPlaceMin is the shortest strip sortValues sorts inside its output.
+var inPlaceMin = 1 << 16
+
 // sortValues sorts the keys alone: equal keys are equal bits, so which of
 // them goes first cannot be seen, except for the key -0.0 shares with +0.0
 // and the one every NaN has. Those keys form one run each in the sorted
 // keys, and their elements, listed in input order, fill the runs in order.
 func (w *scalarSorter[U]) sortValues(s strip, threads int) {
 	n, c := s.n, &w.c
-	w.keys, w.ktmp = grow(w.keys, n), grow(w.ktmp, n)
+	var u U
+	if n >= inPlaceMin && s.valsStep == s.elem && uintptr(s.vals)%unsafe.Alignof(u) == 0 {
+		// A long strip whose output is contiguous is sorted as keys in the
+		// output itself and decoded there: one buffer of fresh pages fewer
+		// to fault in and clear, a sixth of a 16M float sort.
+		own := w.keys
+		w.keys = unsafe.Slice((*U)(s.vals), n)
+		defer func() { w.keys = own }()
+	} else {
+		w.keys = grow(w.keys, n)
+	}
+	w.ktmp = grow(w.ktmp, n)
 	amb := each(w, s, threads, phaseEncode)
 	sortWords(w.keys, w.ktmp, 0, int(c.bits/8), threads, &w.sc)
 	if amb == 0 {

@@ -410,9 +410,9 @@ func randomSortShape(r *rand.Rand) []int {
 // sequentially and with threads, and with the radix and insertion cut-off
 // moved so every path sees every size.
 func TestSortMatchesNaive(t *testing.T) {
-	oldMin, oldPar, oldRadix, oldPack, oldMSD, oldWide := parallelMin, parallelSortMin, radixMin, packLimit, msdMin, wideMin
+	oldMin, oldPar, oldRadix, oldPack, oldMSD, oldWide, oldInPlace := parallelMin, parallelSortMin, radixMin, packLimit, msdMin, wideMin, inPlaceMin
 	t.Cleanup(func() {
-		parallelMin, parallelSortMin, radixMin, packLimit, msdMin, wideMin = oldMin, oldPar, oldRadix, oldPack, oldMSD, oldWide
+		parallelMin, parallelSortMin, radixMin, packLimit, msdMin, wideMin, inPlaceMin = oldMin, oldPar, oldRadix, oldPack, oldMSD, oldWide, oldInPlace
 	})
 	r := rand.New(rand.NewPCG(5, 7))
 	for i := 0; i < 2500; i++ {
@@ -430,8 +430,9 @@ func TestSortMatchesNaive(t *testing.T) {
 		packLimit = []int{0, 64}[r.IntN(2)]
 		msdMin = []int{radixMin, 128, oldMSD}[r.IntN(3)]
 		wideMin = []int{radixMin, 128, oldWide}[r.IntN(3)]
-		name := fmt.Sprintf("%d/%s/%s/axis=%d/%s/w%d/t%d/radix%d/pack%d/msd%d/wide%d", i, dtypeName(dt.kind, dt.elem, big),
-			describe(v), axis, orderName(ord), which, threads, radixMin, packLimit, msdMin, wideMin)
+		inPlaceMin = []int{0, oldInPlace}[r.IntN(2)]
+		name := fmt.Sprintf("%d/%s/%s/axis=%d/%s/w%d/t%d/radix%d/pack%d/msd%d/wide%d/inplace%d", i, dtypeName(dt.kind, dt.elem, big),
+			describe(v), axis, orderName(ord), which, threads, radixMin, packLimit, msdMin, wideMin, inPlaceMin)
 		t.Run(name, func(t *testing.T) { checkSort(t, v, axis, ord, which, threads) })
 	}
 }
