@@ -3,6 +3,7 @@ package ops
 import (
 	"math/bits"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"unsafe"
 )
@@ -63,6 +64,8 @@ type scalarSorter[U unsigned] struct {
 	recs, rtmp []rec128
 	zeros      []U // ±0.0 in input order
 	nans       []U // NaNs in input order
+	ambRuns    []ambRun[U]
+	ambMu      sync.Mutex // guards ambRuns while encode runs on threads
 
 	idxBits uint // bits of a position in words
 	z0, n0  int  // where the runs of zero and NaN keys start in keys
@@ -133,6 +136,7 @@ func (w *scalarSorter[U]) sortValues(s strip, threads int) {
 		w.keys = grow(w.keys, n)
 	}
 	w.ktmp = grow(w.ktmp, n)
+	w.ambRuns = w.ambRuns[:0]
 	amb := each(w, s, threads, phaseEncode)
 	sortWords(w.keys, w.ktmp, 0, int(c.bits/8), threads, &w.sc)
 	if amb == 0 {
@@ -140,47 +144,70 @@ func (w *scalarSorter[U]) sortValues(s strip, threads int) {
 		return
 	}
 	zk, nk := U(c.zeroKey), U(c.nanKey)
-	// List the zeros and NaNs in input order: chunks in parallel, joined in
-	// chunk order (a sequential scan was an eighth of a 16M float sort).
-	chunks := 1
-	if n >= 1<<16 {
-		chunks = max(1, threads)
-	}
-	zs, ns := make([][]U, chunks), make([][]U, chunks)
-	parallel(chunks, chunks, func(lo, hi int) {
-		for ch := lo; ch < hi; ch++ {
-			for i := ch * n / chunks; i < (ch+1)*n/chunks; i++ {
-				u := srcAt[U](s, i)
-				switch k, _ := c.key(c.load(uint64(u))); U(k) {
-				case zk:
-					zs[ch] = append(zs[ch], u)
-				case nk:
-					ns[ch] = append(ns[ch], u)
-				}
-			}
-		}
-	})
+	// encode listed the zeros and NaNs of each range it ran on; joined in
+	// input order, they are the values of the runs of those keys.
+	slices.SortFunc(w.ambRuns, func(x, y ambRun[U]) int { return x.lo - y.lo })
 	w.zeros, w.nans = w.zeros[:0], w.nans[:0]
-	for ch := range chunks {
-		w.zeros = append(w.zeros, zs[ch]...)
-		w.nans = append(w.nans, ns[ch]...)
+	for _, r := range w.ambRuns {
+		base := len(w.zeros)
+		w.zeros = slices.Grow(w.zeros, r.zeros)[:base+r.zeros]
+		clear(w.zeros[base:])
+		for _, z := range r.negZeros {
+			w.zeros[base+z.at] = z.u
+		}
+		w.nans = append(w.nans, r.nans...)
 	}
 	w.z0, _ = slices.BinarySearch(w.keys, zk)
 	w.n0, _ = slices.BinarySearch(w.keys, nk)
 	each(w, s, threads, phasePutKeysAmbiguous)
 }
 
-// encode fills keys[lo:hi] and counts the NaNs and -0.0s.
+// encode fills keys[lo:hi] and counts the -0.0s and NaNs, whose keys do
+// not give their bits back. For sortValues it also notes, in input order,
+// each NaN and where among the zeros each -0.0 stands (+0.0 is all zero
+// bits in either byte order, so a count of the zeros stands for the rest):
+// a second scan for them was over a quarter of a 16M float sort that had
+// two -0.0s.
 func (w *scalarSorter[U]) encode(s strip, lo, hi int) int {
 	c, m := &w.c, 0
+	run := ambRun[U]{lo: lo}
 	for i := lo; i < hi; i++ {
-		k, a := c.key(c.load(uint64(srcAt[U](s, i))))
+		u := srcAt[U](s, i)
+		k, a := c.key(c.load(uint64(u)))
 		w.keys[i] = U(k)
-		if a {
+		if k == c.zeroKey && c.float {
+			if a {
+				m++
+				run.negZeros = append(run.negZeros, negZero[U]{run.zeros, u})
+			}
+			run.zeros++
+		} else if a {
 			m++
+			run.nans = append(run.nans, u)
 		}
 	}
+	if run.zeros > 0 || m > 0 {
+		w.ambMu.Lock()
+		w.ambRuns = append(w.ambRuns, run)
+		w.ambMu.Unlock()
+	}
 	return m
+}
+
+// ambRun is what encode noted of the range of a strip that starts at lo:
+// how many zeros it has, which of them are -0.0, and its NaNs.
+type ambRun[U unsigned] struct {
+	lo       int
+	zeros    int
+	negZeros []negZero[U]
+	nans     []U
+}
+
+// negZero is a -0.0 (its bits: the sign bit in the input's byte order) and
+// its place among its range's zeros.
+type negZero[U unsigned] struct {
+	at int
+	u  U
 }
 
 func (w *scalarSorter[U]) putKeys(s strip, lo, hi int) {
