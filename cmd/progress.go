@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v2"
+
+	"strider/npy"
 )
 
 // progressDelay is how long work runs before progress appears.
@@ -33,7 +35,7 @@ func startProgress(c *cli.Context, total int64, done *atomic.Int64) (stop func()
 		tick := time.NewTicker(200 * time.Millisecond)
 		defer tick.Stop()
 		for {
-			fmt.Fprintf(os.Stderr, "\rstrider: %s: %3d%% of %s", c.Command.Name, 100*done.Load()/total, humanBytes(total))
+			fmt.Fprintf(os.Stderr, "\rstrider: %s: %3d%% of %s", c.Command.Name, 100*done.Load()/total, npy.HumanBytes(total))
 			select {
 			case <-quit:
 				fmt.Fprint(os.Stderr, "\r\033[K")
@@ -45,15 +47,3 @@ func startProgress(c *cli.Context, total int64, done *atomic.Int64) (stop func()
 	return func() { close(quit); <-finished }
 }
 
-func humanBytes(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
-}
