@@ -46,4 +46,3 @@ func startProgress(c *cli.Context, total int64, done *atomic.Int64) (stop func()
 	}()
 	return func() { close(quit); <-finished }
 }
-
