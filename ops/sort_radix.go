@@ -251,13 +251,28 @@ func (r radix[R, X]) sortParallel(a, b []R, toB bool, digits, threads int, sc *r
 			r.x.scatter(b, a[bound(t):bound(t+1)], &offs[t], r.shift+8*uint(h))
 		}
 	})
+	ends := make([]int, 257)
+	copy(ends, start[:])
+	ends[256] = n
+	r.sortBuckets(b, a, !toB, ends, h, threads)
+}
+
+// sortBuckets sorts each bucket a[start[v]:start[v+1]] by its low digits,
+// with b as scratch, the result in b when toB is set: buckets of a
+// thread's share or more one after another with every thread, the others
+// spread over the threads.
+func (r radix[R, X]) sortBuckets(a, b []R, toB bool, start []int, digits, threads int) {
+	n := len(a)
 	var small []int
-	for v := range start {
-		lo, hi := start[v], start[v]+total[h][v]
+	for v := range len(start) - 1 {
+		lo, hi := start[v], start[v+1]
 		switch {
-		case hi == lo:
+		case hi-lo < 2:
+			if hi > lo && toB {
+				b[lo] = a[lo]
+			}
 		case hi-lo >= n/threads:
-			r.sort(b[lo:hi], a[lo:hi], !toB, h, threads, sc)
+			r.sort(a[lo:hi], b[lo:hi], toB, digits, threads, nil)
 		default:
 			small = append(small, v)
 		}
@@ -265,8 +280,8 @@ func (r radix[R, X]) sortParallel(a, b []R, toB bool, digits, threads int, sc *r
 	parallel(len(small), threads, func(lo, hi int) {
 		sc := new(radixScratch)
 		for _, v := range small[lo:hi] {
-			s, e := start[v], start[v]+total[h][v]
-			r.sort(b[s:e], a[s:e], !toB, h, 1, sc)
+			s, e := start[v], start[v+1]
+			r.sort(a[s:e], b[s:e], toB, digits, 1, sc)
 		}
 	})
 }
@@ -356,29 +371,7 @@ func (r radix[R, X]) sortWide(a, b []R, toB bool, digits, threads int) {
 		}
 		return
 	}
-	// Buckets of a thread's share or more are sorted one after another with
-	// every thread; the others are spread over the threads.
-	var small []int
-	for v := range 1 << w {
-		lo, hi := start[v], start[v+1]
-		switch {
-		case hi-lo < 2:
-			if hi > lo && !toB {
-				a[lo] = b[lo]
-			}
-		case hi-lo >= n/threads:
-			r.sort(b[lo:hi], a[lo:hi], !toB, below, threads, nil)
-		default:
-			small = append(small, v)
-		}
-	}
-	parallel(len(small), threads, func(lo, hi int) {
-		sc := new(radixScratch)
-		for _, v := range small[lo:hi] {
-			s, e := start[v], start[v+1]
-			r.sort(b[s:e], a[s:e], !toB, below, 1, sc)
-		}
-	})
+	r.sortBuckets(b, a, !toB, start, below, threads)
 }
 
 // sortBelow sorts a by its low digits once the wide top is known to be the
