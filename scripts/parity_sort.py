@@ -26,7 +26,8 @@ values to -o (a file or standard output), values plus --indices FILE, or --argso
   standard error and leave no output file; successes must exit 0 with nothing on standard error
   and leave nothing but the outputs in the case's folder (atomic writes).
 
-A few cases have strips longer than 100,000 elements, so the parallel radix sort runs.
+A few cases have strips longer than 100,000 elements, so the parallel radix sort runs, and
+half of those longer than 2**20, so its wide most-significant pass runs too.
 Output: one FAIL line per failing check with a line to reproduce it (the temporary folder is
 kept when anything fails), then one summary line per library. Exit status 0 when all passed.
 """
@@ -52,6 +53,7 @@ except ImportError:  # the numpy half still runs
 KINDS = ["b1", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2", "f4", "f8", "c8", "c16"]
 TORCH_LACKS = {"u2", "u4", "u8", "c8", "c16"}
 LONG_EVERY = 150  # one case in this many has a strip over 100,000 elements
+WIDE_MIN = 1 << 20  # ops.wideMin: strips this long take the wide MSD pass
 
 
 # ---------------------------------------------------------------------------------------------
@@ -246,7 +248,12 @@ class Case:
         self.big = int(self.kind[1:]) > 1 and rng.random() < 0.5
         self.long = self.index % LONG_EVERY == LONG_EVERY - 1
         if self.long:
-            n = int(rng.integers(100_001, 300_000))
+            # Every other long case passes 2**20, where one wide
+            # most-significant pass splits the strip into buckets first.
+            if (self.index // LONG_EVERY) % 2:
+                n = int(rng.integers(WIDE_MIN + 1, WIDE_MIN + 400_000))
+            else:
+                n = int(rng.integers(100_001, 300_000))
             self.shape = (n,) if rng.random() < 0.6 else (2, n) if rng.random() < 0.5 else (n, 2)
         else:
             self.shape = random_shape(rng)
