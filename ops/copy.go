@@ -118,17 +118,7 @@ func (p *plan) runAt(dstBase, srcBase unsafe.Pointer, threads int, done *atomic.
 			rows.n = min(p.rb, p.rows.n-idx[nr]*p.rb)
 			cols.n = min(p.cb, p.cols.n-idx[nc]*p.cb)
 			body(unsafe.Add(dstBase, do), unsafe.Add(srcBase, so), rows, cols)
-			for k := len(loops) - 1; k >= 0; k-- {
-				idx[k]++
-				so += loops[k].src
-				do += loops[k].dst
-				if idx[k] < loops[k].n {
-					break
-				}
-				so -= loops[k].n * loops[k].src
-				do -= loops[k].n * loops[k].dst
-				idx[k] = 0
-			}
+			so, do = advance(loops, idx, so, do)
 		}
 		if done != nil {
 			done.Add(int64((hi - lo) * (p.bytes / items)))

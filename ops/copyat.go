@@ -82,17 +82,7 @@ func CopyAt(dst []byte, v View, r io.ReaderAt, size int64, opt Options) error {
 					}
 				}
 			}
-			for k := len(loops) - 1; k >= 0; k-- {
-				idx[k]++
-				so += loops[k].src
-				do += loops[k].dst
-				if idx[k] < loops[k].n {
-					break
-				}
-				so -= loops[k].n * loops[k].src
-				do -= loops[k].n * loops[k].dst
-				idx[k] = 0
-			}
+			so, do = advance(loops, idx, so, do)
 		}
 		if opt.Done != nil {
 			opt.Done.Add(int64((hi - lo) * (p.bytes / items)))

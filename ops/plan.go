@@ -9,6 +9,23 @@ type loop struct {
 	src, dst int
 }
 
+// advance steps the odometer idx over loops by one item and returns the
+// source and destination offsets so and do moved with it.
+func advance(loops []loop, idx []int, so, do int) (int, int) {
+	for k := len(loops) - 1; k >= 0; k-- {
+		idx[k]++
+		so += loops[k].src
+		do += loops[k].dst
+		if idx[k] < loops[k].n {
+			break
+		}
+		so -= loops[k].n * loops[k].src
+		do -= loops[k].n * loops[k].dst
+		idx[k] = 0
+	}
+	return so, do
+}
+
 // kernel names the inner 2-D loop a plan runs for each of its work items.
 type kernel int
 
