@@ -45,6 +45,9 @@ const maxThreads = 4096
 type settings struct {
 	ops.Options
 	eng engine
+	// readAhead, when set, is an input opened with npy.AccessAllLater that
+	// writeView reads in once its output exists.
+	readAhead *npy.Array
 }
 
 // options reads --device and --threads.
@@ -93,15 +96,12 @@ type input struct {
 }
 
 // openInput opens a .npy path, "-" or an .npz member. An input opened
-// with npy.AccessAllLater is read in by writeResult once the output
-// exists.
+// with npy.AccessAllLater is read in by whoever fills the output, once the
+// output exists (settings.readAhead, or a call to Prefetch).
 func openInput(spec string, access npy.Access) (input, error) {
 	a, err := npy.Open(spec, os.Stdin, access)
 	if err != nil {
 		return input{}, fmt.Errorf("%s: %w", displayName(spec), err)
-	}
-	if access == npy.AccessAllLater {
-		pendingPrefetch = append(pendingPrefetch, a)
 	}
 	v := ops.View{Elem: a.Dtype.Size, Shape: a.Shape, Strides: a.Strides(), Data: a.Data}
 	return input{Array: a, view: v}, nil
@@ -114,22 +114,14 @@ func displayName(spec string) string {
 	return spec
 }
 
-// pendingPrefetch holds the inputs that will be read whole, to be read in
-// once the outputs are created (a command runs once per process).
-var pendingPrefetch []*npy.Array
-
-func prefetchInputs() {
-	for _, a := range pendingPrefetch {
-		a.Prefetch()
-	}
-	pendingPrefetch = nil
-}
-
 // writeView copies v into a new C-order .npy of dtype d at the output the
 // command line names. Nothing is left behind on failure.
 func writeView(c *cli.Context, d npy.Dtype, v ops.View, opt settings) error {
 	return writeResult(c, d, v.Shape, func(dst []byte, done *atomic.Int64) error {
 		opt.Done = done
+		if opt.readAhead != nil {
+			opt.readAhead.Prefetch()
+		}
 		return opt.eng.Copy(dst, v, opt.Options)
 	})
 }
@@ -185,7 +177,6 @@ func writeResult(c *cli.Context, d npy.Dtype, shape []int, fill func(dst []byte,
 		return err
 	}
 	defer out.Abort()
-	prefetchInputs()
 	var done atomic.Int64
 	stop := startProgress(c, int64(len(out.Data)), &done)
 	err = fill(out.Data, &done)

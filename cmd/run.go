@@ -85,9 +85,6 @@ func Run(app *cli.App, argv []string, stderr io.Writer) (code int) {
 		return exitError
 	}
 	debug.SetPanicOnFault(true)
-	// Inputs queued for read-ahead belong to this run only (tests call Run
-	// many times in one process).
-	defer func() { pendingPrefetch = nil }()
 	defer func() {
 		if r := recover(); r != nil {
 			npy.RemoveTemps()

@@ -101,11 +101,13 @@ func runSort(c *cli.Context) error {
 	case c.Bool("argsort"):
 		return writeResult(c, sortIndexDtype, v.Shape, func(dst []byte, done *atomic.Int64) error {
 			opt.Done = done
+			in.Prefetch()
 			return opt.eng.Sort(nil, dst, v, axis, ord, opt.Options)
 		})
 	case idxPath == "":
 		return writeResult(c, in.Dtype, v.Shape, func(dst []byte, done *atomic.Int64) error {
 			opt.Done = done
+			in.Prefetch()
 			return opt.eng.Sort(dst, nil, v, axis, ord, opt.Options)
 		})
 	}
@@ -137,7 +139,7 @@ func sortTwo(c *cli.Context, in input, axis int, ord ops.Order, opt settings, id
 		return err
 	}
 	defer idx.Abort()
-	prefetchInputs()
+	in.Prefetch()
 
 	var done atomic.Int64
 	stop := startProgress(c, int64(len(vals.Data)+len(idx.Data)), &done)

@@ -48,5 +48,6 @@ func runTranspose(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	opt.readAhead = in.Array
 	return writeView(c, in.Dtype, in.view.Permute(perm), opt)
 }
