@@ -40,6 +40,8 @@ var scriptCases = []struct {
 	{"to_text_json", []string{"to-text", "--json", "x.npy", "--as-numpy"}},
 	{"from_text", []string{"from-text", "--dtype", "<i4", "--usecols", "0,-1", "--skiprows", "1", "-", "-o", "t.npy", "--as-numpy"}},
 	{"stats", []string{"stats", "x.npy", "::2", "--as-numpy"}},
+	{"safetensors", []string{"transpose", "testdata/torch/dtypes.safetensors:x_bf16", "-o", "out.npy", "--as-numpy"}},
+	{"torch_save", []string{"sort", "testdata/torch/nested.pt:model.0.weight", "-o", "s.npy", "--as-torch"}},
 	{"odd_paths", []string{"transpose", "it's\nodd\xff.npy", "-o", "out put.npy", "--as-numpy"}},
 }
 

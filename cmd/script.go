@@ -54,7 +54,18 @@ func printScript(c *cli.Context) error {
 type script struct {
 	lib     string
 	imports []string
+	defs    []string // helper functions, each once, printed before the lines
 	lines   []string
+}
+
+// define adds a helper function's text once.
+func (s *script) define(def string) {
+	for _, have := range s.defs {
+		if have == def {
+			return
+		}
+	}
+	s.defs = append(s.defs, def)
 }
 
 func (s *script) importModule(m string) {
@@ -83,6 +94,9 @@ func (s *script) String() string {
 		b.WriteString("import " + m + "\n")
 	}
 	b.WriteString("\n")
+	for _, d := range s.defs {
+		b.WriteString("\n" + d + "\n\n")
+	}
 	for _, l := range s.lines {
 		b.WriteString(l + "\n")
 	}
@@ -202,6 +216,8 @@ func (s *script) loadAny(name, spec string) string {
 		s.importModule("io")
 		s.importModule("sys")
 		s.add("%s = np.load(io.BytesIO(sys.stdin.buffer.read()))", name)
+	case npy.TensorFormat(path) != "":
+		s.loadTensorFile(name, path, member, hasMember)
 	case hasMember:
 		s.add("%s = np.load(%s)[%s]", name, pyStr(path), pyStr(member))
 	case strings.HasSuffix(strings.ToLower(path), ".npz"):

@@ -17,10 +17,13 @@ For each tensor FILE:NAME (bare FILE when the file holds one tensor):
 - info --json: shape, dtype, descr, count, nbytes as NumPy has them;
 - transpose, slice (a random expression), sort (last axis), diagonal (2-d and up), gather
   (--index 0 --axis 0): the output is byte for byte np.save of NumPy's result on the reference;
-- compare --exact FILE:NAME ref.npy exits 0.
+- compare --exact FILE:NAME ref.npy exits 0;
+- the --as-numpy script of each of these commands (and the --as-torch one of transpose) writes
+  the same bytes as strider (scripts/selfcheck.py).
 Malformed corpus (testdata/torch/malformed): every command exits 2 with one stderr line
 "strider: CMD: ...", writes nothing to stdout and leaves no output file; the pickle that calls
-os.system must not have run (its canary file stays absent).
+os.system must not have run (its canary file stays absent); the --as-numpy script of
+`transpose FILE` must fail too (but for pt_storage_short.pt, which torch.load reads: SCRIPT_READS).
 
 Output: a FAIL line per failure with the command to reproduce it, then
 "torchfiles: N passed, N failed, N skipped". Exit 0 when nothing failed.
@@ -44,6 +47,7 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import gen_torch_testdata as gtt  # noqa: E402 - sibling module
+import selfcheck  # noqa: E402 - sibling module
 
 FIXTURES = gtt.OUT
 CANARY = "/tmp/strider-pwned"
@@ -149,12 +153,16 @@ def check_tensor(strider, spec, ref, tmp, rng):
         ok, got = False, so
     out.append((ok, "%s: %s, want %s" % (cmd(["info", "--json", spec]), got, want)))
 
-    def same(args, result):
+    def same(args, result, libs=("numpy",)):
         rc, so, se = run_strider(strider, args)
         want = npy_bytes(result)
         out.append((rc == 0 and so == want, "%s: rc %d, %s" % (cmd(args), rc, se.strip() or "bytes differ")))
+        if rc == 0:
+            for lib in libs:  # the printed script reads FILE:NAME as strider does
+                why = selfcheck.check(strider, args, None, None, True, so, lib=lib)
+                out.append(("skip" if why == "skip" else why is None, "%s --as-%s: %s" % (cmd(args), lib, why)))
 
-    same(["transpose", spec], np.transpose(ref))
+    same(["transpose", spec], np.transpose(ref), ("numpy", "torch"))
     expr = random_expr(rng, ref.shape)
     with np.errstate(all="ignore"):
         try:
@@ -176,8 +184,17 @@ def check_tensor(strider, spec, ref, tmp, rng):
     return out
 
 
+# PyTorch 1.13's torch.load reads a storage record shorter than the storage's numel needs
+# (the next zip entry's bytes fill the rest), so the printed script cannot refuse it as strider
+# does; every other malformed file is refused by the script too.
+SCRIPT_READS = {"pt_storage_short.pt"}
+
+
 def check_malformed(strider, path, tmp):
     out = []
+    if path.name not in SCRIPT_READS:
+        why = selfcheck.check_refused(strider, ["transpose", str(path)], None)
+        out.append((why is None, "strider transpose %s --as-numpy: %s" % (shlex.quote(str(path)), why)))
     for spec in (str(path), str(path) + ":w"):
         # info lists a file whose tensors have a dtype strider does not read (marked "not
         # read"); naming such a tensor is an error.
@@ -219,7 +236,9 @@ def run(strider, cases=30, seed=0, verbose=False, workers=3):
                     jobs.append(pool.submit(check_malformed, strider, path, tmp))
             for j in jobs:
                 for ok, what in j.result():
-                    if ok:
+                    if ok == "skip":
+                        skipped += 1
+                    elif ok:
                         passed += 1
                         if verbose:
                             print("ok  ", what.split(":")[0])

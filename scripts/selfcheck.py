@@ -8,7 +8,8 @@ After a case in which strider succeeded, `check` asks the same command line with
 imported here; a new interpreter per case would cost more than the case). The script sees the
 case's standard input and writes to a private standard output; its output file replaces
 strider's (whose bytes the caller holds in `got`) and must be the same bytes. Returns None when
-they agree, "skip" when the library cannot hold the dtype (torch 1.13 has no uint16/32/64), or
+they agree, "skip" when the library cannot hold the dtype (torch 1.13 has no uint16/32/64) or
+its torch.load(weights_only=True) cannot read a float value in a checkpoint (1.13), or
 a description of the disagreement; either side may be the wrong one.
 """
 
@@ -109,6 +110,8 @@ def _judge(text, flag, lib, stdin, out_path, to_stdout, got, extra_outputs):
             return "skip"
         if lib == "torch" and "not implemented for 'Bool'" in str(exc):
             return "skip"
+        if "WeightsUnpickler error: Unsupported operand 71" in str(exc):
+            return "skip"  # torch 1.13's torch.load(weights_only=True) lacks BINFLOAT (a float value)
         return f"{flag} script raised {type(exc).__name__}: {exc}\n{text}"
     mine = stdout if to_stdout else (Path(out_path).read_bytes() if Path(out_path).exists() else None)
     if mine != got:
