@@ -98,6 +98,7 @@ func TestAsNumpyRefusals(t *testing.T) {
 		{"sort", "--nans", "middle", "x.npy", "--as-numpy"},
 		{"transpose", "x.npy", "--as-numpy", "--as-torch"},
 		{"compare", "a.npy", "b.npy", "--as-torch"},
+		{"compare", "testdata/torch/dtypes.safetensors", "testdata/torch/dtypes.safetensors", "--as-numpy"},
 	} {
 		t.Run(args[0], func(t *testing.T) {
 			wantError(t, run(t, nil, args...), args[0])

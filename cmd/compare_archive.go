@@ -48,7 +48,7 @@ func compareArchives(c *cli.Context, specA, specD string, tol ops.Tolerance, opt
 	case errD != nil:
 		return true, fmt.Errorf("%s: %w", specD, errD)
 	}
-	if !c.IsSet("member") && arA.Kind != "folder" && arD.Kind != "folder" && len(arA.Names) == 1 && len(arD.Names) == 1 {
+	if !byMember(c, arA, arD) {
 		return false, nil
 	}
 	glob := c.String("member")
@@ -132,6 +132,12 @@ func compareArchives(c *cli.Context, specA, specD string, tol ops.Tolerance, opt
 		return true, errDifferent
 	}
 	return true, nil
+}
+
+// byMember reports whether two archives are compared member by member
+// rather than as the one array each holds.
+func byMember(c *cli.Context, arA, arD *npy.Archive) bool {
+	return c.IsSet("member") || arA.Kind == "folder" || arD.Kind == "folder" || len(arA.Names) != 1 || len(arD.Names) != 1
 }
 
 func plural(n int, word string) string {

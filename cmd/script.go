@@ -569,6 +569,11 @@ func (s *script) compare(c *cli.Context) error {
 	if c.NArg() != 2 {
 		return usagef("expected ACTUAL and DESIRED, got %d arguments (see strider compare --help)", c.NArg())
 	}
+	arA, okA, _ := npy.OpenArchive(c.Args().Get(0))
+	arD, okD, _ := npy.OpenArchive(c.Args().Get(1))
+	if okA && okD && arA != nil && arD != nil && byMember(c, arA, arD) {
+		return usagef("--as-numpy: a member-by-member comparison of two archives has no NumPy one-liner; compare members one at a time as FILE:NAME")
+	}
 	x := s.load("x", c.Args().Get(0))
 	y := s.load("y", c.Args().Get(1))
 	if c.Bool("exact") {
