@@ -246,17 +246,25 @@ func fromTorch(t, a string) string {
 // goes: C order as strider writes (a 0-d array stays 0-d).
 func (s *script) save(c *cli.Context, r string) {
 	out := c.String(outputFlag.Name)
+	if c.String(orderFlag.Name) == "keep" {
+		s.add("np.save(%s, %s)  # --order keep: as np.save saves the view, in Fortran order when it is F- but not C-contiguous", s.target(out), r)
+		return
+	}
 	s.saveTo(out, r)
 }
 
-func (s *script) saveTo(out, r string) {
-	target := pyStr(out)
+// target is where np.save writes output path out: the path, or standard
+// output for "" and "-".
+func (s *script) target(out string) string {
 	if out == "" || out == "-" {
 		s.importModule("sys")
-		target = "sys.stdout.buffer"
-	} else {
+		return "sys.stdout.buffer"
 	}
-	s.add("np.save(%s, np.ascontiguousarray(%s) if %s.ndim else %s)  # C order; a 0-d result stays 0-d", target, r, r, r)
+	return pyStr(out)
+}
+
+func (s *script) saveTo(out, r string) {
+	s.add("np.save(%s, np.ascontiguousarray(%s) if %s.ndim else %s)  # C order; a 0-d result stays 0-d", s.target(out), r, r, r)
 }
 
 // pyInts is a Python tuple of ints.
@@ -366,8 +374,14 @@ func (s *script) build(c *cli.Context) error {
 		expr := c.Args().Get(1)
 		// Only a valid expression is pasted into the script: its grammar
 		// admits integers, names of constants and punctuation, nothing to run.
-		if _, err := ops.ParseSliceExpr(expr); err != nil {
+		items, err := ops.ParseSliceExpr(expr)
+		if err != nil {
 			return usagef("%v", err)
+		}
+		for _, it := range items {
+			if c.String(orderFlag.Name) == "keep" && (it.Kind == ops.IndexArray || it.Kind == ops.IndexBoolArray) {
+				return keepOrderLists(expr)
+			}
 		}
 		a := s.load("a", c.Args().Get(0))
 		s.sliceNames(expr)
@@ -749,6 +763,9 @@ func (s *script) stats(c *cli.Context) error {
 	if c.NArg() < 1 || c.NArg() > 2 {
 		return usagef("expected IN and at most one EXPR, got %d arguments (see strider stats --help)", c.NArg())
 	}
+	if c.Bool("json") {
+		return usagef("--as-numpy prints the text form of stats; leave out --json")
+	}
 	s.load("a", c.Args().Get(0))
 	if c.NArg() == 2 {
 		expr := c.Args().Get(1)
@@ -760,12 +777,12 @@ func (s *script) stats(c *cli.Context) error {
 	}
 	s.add("x = np.abs(a) if a.dtype.kind == 'c' else a  # complex: the statistics of the magnitude")
 	s.add("f = x.astype(np.float64)")
-	s.add("some = a.size and not np.isnan(f).all()  # min, max, mean and std are undefined (None) otherwise")
-	s.add("for k, v in [('shape', a.shape), ('dtype', a.dtype), ('count', a.size), ('nan', np.isnan(f).sum()),")
+	s.add("some = a.size and not np.isnan(f).all()  # else min and max are undefined, mean and std nan")
+	s.add("for k, v in [('shape', a.shape), ('dtype', a.dtype.name), ('count', a.size), ('nan', np.isnan(f).sum()),")
 	s.add("             ('posinf', np.isposinf(f).sum()), ('neginf', np.isneginf(f).sum()), ('zero', (f == 0).sum()),")
-	s.add("             ('min', np.nanmin(x) if some else None), ('max', np.nanmax(x) if some else None),")
-	s.add("             ('mean', np.nanmean(x, dtype=np.float64) if some else None),")
-	s.add("             ('std', np.nanstd(x, dtype=np.float64) if some else None)]:")
-	s.add("    print(f'{k:<8}{v}')")
+	s.add("             ('min', np.nanmin(x) if some else 'undefined'), ('max', np.nanmax(x) if some else 'undefined'),")
+	s.add("             ('mean', np.nanmean(x, dtype=np.float64) if some else np.nan),")
+	s.add("             ('std', np.nanstd(x, dtype=np.float64) if some else np.nan)]:")
+	s.add("    print(f'{k:<8}{v!s}')  # str(): a float32 prints its own shortest digits")
 	return nil
 }

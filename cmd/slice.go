@@ -74,10 +74,15 @@ func runSlice(c *cli.Context) error {
 		// NumPy lays out the result of list indices by rules of its own
 		// (the index arrays' order, the subspace's, then a transpose):
 		// not followed here.
-		return usagef("--order keep: %q has list indices, so its result is not a view; only views (integers, slices, ..., None) keep their order", expr)
+		return keepOrderLists(expr)
 	}
 	return writeResult(c, in.Dtype, ix.Shape, func(dst []byte, done *atomic.Int64) error {
 		opt.Done = done
 		return opt.eng.Index(dst, ix, opt.Options)
 	})
+}
+
+// keepOrderLists refuses --order keep for an expression with list indices.
+func keepOrderLists(expr string) error {
+	return usagef("--order keep: %q has list indices, so its result is not a view; only views (integers, slices, ..., None) keep their order", expr)
 }

@@ -36,7 +36,9 @@ if ! command -v "$NVCC" >/dev/null; then
   echo "which the CUDA build check needs to regenerate the kernels' PTX"
   $sudo apt-get update -qq
   src=/etc/apt/sources.list.d/debian.sources
-  if ! apt-cache show nvidia-cuda-toolkit >/dev/null 2>&1 && [ -f "$src" ]; then
+  # apt-cache show succeeds for a package other packages merely name, so the
+  # test is whether apt has a version it could install.
+  if ! apt-cache policy nvidia-cuda-toolkit 2>/dev/null | grep -q 'Candidate: [^(]' && [ -f "$src" ]; then
     echo "nvidia-cuda-toolkit is in Debian's non-free component: adding 'contrib non-free'"
     echo "to the Components: lines of $src (a copy is kept as $src.strider-backup)"
     $sudo cp "$src" "$src.strider-backup"

@@ -56,6 +56,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import gen_testdata as gt  # noqa: E402 - sibling module
+import selfcheck  # noqa: E402 - sibling module
 
 REPO = Path(__file__).resolve().parent.parent
 SHAPES = [(), (1,), (7,), (3, 4), (2, 0, 3), (2, 3, 5), (4, 1, 6)]
@@ -346,6 +347,9 @@ def check(strider, args, want):
     if p.returncode != want["verdict"]:
         return argv, (f"exit {p.returncode}, want {want['verdict']} "
                       f"(NumPy: {want.get('msg', '').strip()[:300]!r}; strider: {out[:300]!r})")
+    why = selfcheck.check_verdict(strider, ["compare"] + args, p.returncode)
+    if why:
+        return argv, why
     if want["json"]:
         try:
             rep = json.loads(out)

@@ -37,6 +37,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import gen_testdata as gt  # noqa: E402 - sibling module
+import selfcheck  # noqa: E402 - sibling module
 
 SHAPES = [(), (0,), (1,), (5,), (3, 4), (4, 1), (1, 4), (1, 1), (2, 0, 3), (2, 3, 4), (1, 5, 1, 3),
           (3, 1, 2, 2), (2, 3, 1), (3, 3, 3, 2), (40, 30, 20)]
@@ -138,6 +139,10 @@ def run_case(strider, case, tmp_root):
                 c, f = view.flags.c_contiguous, view.flags.f_contiguous
                 fails.append((argv, f"output differs from np.save({'view' if keep else 'ascontiguousarray(view)'}) "
                                     f"(view shape {view.shape}, strides {view.strides}, C {c}, F {f})"))
+                continue
+            why = selfcheck.check(strider, argv[1:], None, out, False, got)
+            if why:
+                fails.append((argv, why))
     return fails
 
 
@@ -148,7 +153,7 @@ def run_refusal(strider, path):
     lines = p.stderr.decode(errors="replace").splitlines()
     if p.returncode != 2 or len(lines) != 1 or not lines[0].startswith("strider: slice: --order keep"):
         return argv, f"exit {p.returncode}, stderr {lines!r}: want a refusal"
-    return argv, None
+    return argv, selfcheck.check_refused(strider, argv[1:], None)
 
 
 def run(strider, cases=600, seed=0, verbose=False, workers=3):

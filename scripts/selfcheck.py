@@ -143,3 +143,30 @@ def check_refused(strider, args, stdin, out_path=None, lib="numpy"):
     if exc is None:
         return f"strider refused, but the {flag} script ran without an error\n{text}"
     return None
+
+
+def check_stdout(strider, args, stdin, got, same=None):
+    """After a case strider passed that prints text (stats): the script must print the same
+    text; same(theirs, ours) may loosen the comparison. None when they agree."""
+    text, err = _script(strider, args, "--as-numpy")
+    if err:
+        return err
+    stdout, exc = run_script(text, stdin)
+    if exc is not None:
+        return f"--as-numpy script raised {type(exc).__name__}: {exc}\n{text}"
+    if not (same or (lambda a, b: a == b))(stdout, got):
+        return f"--as-numpy script printed {stdout[:300]!r}, strider {got[:300]!r}\n{text}"
+    return None
+
+
+def check_verdict(strider, args, rc):
+    """After compare exited rc (0 equal, 1 differ): the script must end the same way (no
+    error, or an AssertionError). None when they agree."""
+    text, err = _script(strider, args, "--as-numpy")
+    if err:
+        return err
+    _, exc = run_script(text, None)
+    mine = 0 if exc is None else 1 if isinstance(exc, AssertionError) else 2
+    if mine != rc:
+        return f"strider exited {rc}, the --as-numpy script as {mine} ({type(exc).__name__}: {exc})\n{text}"
+    return None
