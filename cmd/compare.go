@@ -12,6 +12,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"strider/internal/dtype"
 	"strider/npy"
 	"strider/ops"
 )
@@ -201,13 +202,9 @@ func nonNil(s []int) []int {
 	return s
 }
 
-func elemFormat(d npy.Dtype) ops.ElemFormat {
-	return ops.ElemFormat{Kind: d.Kind, Size: d.Size, BigEndian: d.Order == '>'}
-}
-
 // dtypeString is how NumPy prints a dtype in messages: its name when
 // native, its descr (">f4") when not.
-func dtypeString(d npy.Dtype) string {
+func dtypeString(d dtype.Dtype) string {
 	if d.Native() {
 		return d.Name()
 	}
@@ -225,7 +222,7 @@ func compareClose(r *compareReport, a, d input, tol ops.Tolerance, opt ops.Optio
 	if err != nil {
 		return err
 	}
-	fa, fd := elemFormat(a.Dtype), elemFormat(d.Dtype)
+	fa, fd := a.Dtype, d.Dtype
 	res, err := ops.AllClose(va, fa, vd, fd, tol, opt)
 	if err != nil {
 		return err
@@ -270,7 +267,7 @@ func compareClose(r *compareReport, a, d input, tol ops.Tolerance, opt ops.Optio
 // out as NumPy 2.4's assert_allclose lists its first five, with each
 // element's absolute and relative difference appended. As in NumPy, the
 // text has no list when both arrays are 0-d.
-func (r *compareReport) list(va ops.View, fa ops.ElemFormat, vd ops.View, fd ops.ElemFormat, first []int, mismatched int) {
+func (r *compareReport) list(va ops.View, fa dtype.Dtype, vd ops.View, fd dtype.Dtype, first []int, mismatched int) {
 	if len(first) == 0 {
 		return
 	}
@@ -331,7 +328,7 @@ func compareExact(r *compareReport, a, d input, tol ops.Tolerance, opt ops.Optio
 	}
 	r.lines = append(r.lines, mismatchLine(count, total))
 	// The numbers behind the differing bytes, for the report only.
-	fa, fd := elemFormat(a.Dtype), elemFormat(d.Dtype)
+	fa, fd := a.Dtype, d.Dtype
 	opt.Done = nil
 	res, err := ops.AllClose(a.view, fa, d.view, fd, tol, opt)
 	if err != nil {
@@ -350,7 +347,7 @@ func compareExact(r *compareReport, a, d input, tol ops.Tolerance, opt ops.Optio
 
 // worst records the element at C-order position pos (none when pos < 0);
 // what names it in the text ("First mismatch").
-func (r *compareReport) worst(va ops.View, fa ops.ElemFormat, vd ops.View, fd ops.ElemFormat, pos int, what string) {
+func (r *compareReport) worst(va ops.View, fa dtype.Dtype, vd ops.View, fd dtype.Dtype, pos int, what string) {
 	if pos < 0 {
 		return
 	}
@@ -368,7 +365,7 @@ func (r *compareReport) worst(va ops.View, fa ops.ElemFormat, vd ops.View, fd op
 
 // print writes the report: nothing when equal (text), NumPy's message when
 // different, or one JSON object.
-func (r *compareReport) print(w io.Writer, asJSON bool, specA, specD string, da, dd npy.Dtype) error {
+func (r *compareReport) print(w io.Writer, asJSON bool, specA, specD string, da, dd dtype.Dtype) error {
 	if asJSON {
 		enc := json.NewEncoder(w)
 		enc.SetEscapeHTML(false) // "<f8", not "\u003cf8"
@@ -482,7 +479,7 @@ func jsonDiff(d ops.Diff) json.RawMessage {
 
 // jsonElem is one element: a number (exact for integers), true/false, or
 // [re, im] for complex.
-func jsonElem(b []byte, f ops.ElemFormat) json.RawMessage {
+func jsonElem(b []byte, f dtype.Dtype) json.RawMessage {
 	switch f.Kind {
 	case 'b', 'i', 'u':
 		s := ops.FormatElem(b, f)

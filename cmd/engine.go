@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"strider/cuda"
+	"strider/internal/dtype"
 	"strider/ops"
 )
 
@@ -15,7 +16,7 @@ type engine interface {
 	TakeFlat(dst []byte, v ops.View, idx []int, opt ops.Options) error
 	TakeAlongAxis(dst []byte, v ops.View, axis int, idxShape, idx []int, opt ops.Options) error
 	Index(dst []byte, x *ops.Indexing, opt ops.Options) error
-	Sort(vals, idx []byte, v ops.View, axis int, ord ops.Order, opt ops.Options) error
+	Sort(vals, idx []byte, v ops.View, axis int, d dtype.Dtype, ord ops.Order, opt ops.Options) error
 	Tri(dst []byte, t ops.Tri, elem int, opt ops.Options) error
 }
 
@@ -38,8 +39,8 @@ func (cpu) TakeAlongAxis(dst []byte, v ops.View, axis int, idxShape, idx []int, 
 
 func (cpu) Index(dst []byte, x *ops.Indexing, opt ops.Options) error { return x.Write(dst, opt) }
 
-func (cpu) Sort(vals, idx []byte, v ops.View, axis int, ord ops.Order, opt ops.Options) error {
-	return ops.Sort(vals, idx, v, axis, ord, opt)
+func (cpu) Sort(vals, idx []byte, v ops.View, axis int, d dtype.Dtype, ord ops.Order, opt ops.Options) error {
+	return ops.Sort(vals, idx, v, axis, d, ord, opt)
 }
 
 func (cpu) Tri(dst []byte, t ops.Tri, elem int, opt ops.Options) error { return t.Fill(dst, elem, opt) }

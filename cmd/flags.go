@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"strider/internal/dtype"
 	"strider/npy"
 	"strider/ops"
 )
@@ -133,7 +134,7 @@ func displayName(spec string) string {
 // line names: in C order, or with --order keep in the order numpy.save
 // would write v in. Nothing is left behind on failure. A stream output gets
 // the copy a bounded piece at a time.
-func writeView(c *cli.Context, d npy.Dtype, v ops.View, opt settings) error {
+func writeView(c *cli.Context, d dtype.Dtype, v ops.View, opt settings) error {
 	shape, v, fortran := opt.layout(v)
 	copyPiece := func(dst []byte, p ops.View, done *atomic.Int64) error {
 		opt.Done = done
@@ -232,7 +233,7 @@ func viewPieces(v ops.View, opt settings, copyPiece func(dst []byte, p ops.View,
 
 // writeResult creates the output, lets fill compute into its data, and
 // commits it atomically, showing progress when the work is long.
-func writeResult(c *cli.Context, d npy.Dtype, shape []int, fill filler) error {
+func writeResult(c *cli.Context, d dtype.Dtype, shape []int, fill filler) error {
 	return writeOutput(c, d, shape, false, result{whole: fill})
 }
 
@@ -253,7 +254,7 @@ func (opt settings) layout(v ops.View) ([]int, ops.View, bool) {
 // pieces: a stream output (standard output, a pipe, a device) then gets it
 // through a buffer of at most streamPiece bytes, whatever its size. With
 // fortran, the header says Fortran order and r computes the data in it.
-func writeOutput(c *cli.Context, d npy.Dtype, shape []int, fortran bool, r result) error {
+func writeOutput(c *cli.Context, d dtype.Dtype, shape []int, fortran bool, r result) error {
 	path, err := outputPath(c)
 	if err != nil {
 		return err

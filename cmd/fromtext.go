@@ -112,10 +112,10 @@ func runFromText(c *cli.Context) error {
 	var shape []int
 	if c.Bool(textJSONFlag.Name) {
 		var j []byte
-		j, shape, err = ops.LoadJSON(text, elemFormat(d))
+		j, shape, err = ops.LoadJSON(text, d)
 		data = [][]byte{j}
 	} else {
-		data, shape, err = lt.Load(text, elemFormat(d), opt.Options)
+		data, shape, err = lt.Load(text, d, opt.Options)
 	}
 	if err != nil {
 		var te *ops.TextError

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 
+	"strider/internal/dtype"
 	"strider/npy"
 	"strider/ops"
 )
@@ -13,7 +14,7 @@ import (
 type indexArray struct {
 	shape  []int
 	view   ops.View
-	format ops.ElemFormat
+	format dtype.Dtype
 	close  func() error
 }
 
@@ -32,7 +33,7 @@ func readIndexFile(spec string) (indexArray, error) {
 	return indexArray{
 		shape:  a.Shape,
 		view:   ops.View{Elem: d.Size, Shape: a.Shape, Strides: a.Strides(), Data: a.Data},
-		format: elemFormat(d),
+		format: d,
 		close:  a.Close,
 	}, nil
 }
@@ -50,7 +51,7 @@ func parseIndexLiteral(s string) (indexArray, error) {
 	return indexArray{
 		shape:  shape,
 		view:   ops.Contiguous(8, shape, data),
-		format: ops.ElemFormat{Kind: 'i', Size: 8},
+		format: dtype.Int64,
 		close:  func() error { return nil },
 	}, nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"strider/internal/dtype"
 	"strider/internal/npprint"
 	"strider/npy"
 	"strider/ops"
@@ -92,7 +93,7 @@ func runShow(c *cli.Context) error {
 	if err := v.Check(); err != nil {
 		return err
 	}
-	a := edgeElements(v, elemFormat(in.Dtype), opt)
+	a := edgeElements(v, in.Dtype, opt)
 	var text string
 	if c.Bool(reprFlag.Name) && !isScalarIndex(items, c.NArg() == 2, len(in.Shape)) {
 		text = npprint.Repr(a, opt)
@@ -172,7 +173,7 @@ func printOptions(c *cli.Context) (npprint.Options, error) {
 
 // edgeElements reads the elements npprint prints from v (see
 // npprint.Edges): a few pages of a mapped file for a summarized array.
-func edgeElements(v ops.View, f ops.ElemFormat, o npprint.Options) npprint.Array {
+func edgeElements(v ops.View, f dtype.Dtype, o npprint.Options) npprint.Array {
 	a := npprint.Array{Kind: f.Kind, Size: f.Size, Shape: v.Shape}
 	if v.Count() == 0 {
 		return a
@@ -185,7 +186,7 @@ func edgeElements(v ops.View, f ops.ElemFormat, o npprint.Options) npprint.Array
 	part := f
 	if f.Kind == 'c' {
 		parts = 2
-		part = ops.ElemFormat{Kind: 'f', Size: f.Size / 2, BigEndian: f.BigEndian}
+		part = f.Part()
 	}
 	a.Elems = make([]uint64, 0, n*parts)
 	var walk func(axis, off int)

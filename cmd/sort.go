@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"strider/internal/dtype"
 	"strider/npy"
 	"strider/ops"
 )
@@ -41,10 +42,6 @@ Examples:
 	),
 	Action: runSort,
 }
-
-// sortIndexDtype is the dtype of the indices: int64, little endian as NumPy's
-// native on strider's targets.
-var sortIndexDtype = npy.Dtype{Kind: 'i', Size: 8, Order: '<'}
 
 // sortFlags reads sort's flags: the axis as given, the order, and the path
 // of --indices ("" without it).
@@ -96,10 +93,9 @@ func runSort(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	ord.Kind, ord.BigEndian = in.Dtype.Kind, in.Dtype.Order == '>'
 	if _, onCPU := opt.eng.(cpu); onCPU {
 		withIdx := idxPath != "" || c.Bool("argsort")
-		scratch := ops.SortScratch(v.Shape, axis, v.Elem, in.Dtype.Kind, withIdx, opt.Options)
+		scratch := ops.SortScratch(v.Shape, axis, in.Dtype, withIdx, opt.Options)
 		if err := npy.CheckMemory("the sort's scratch space", scratch); err != nil {
 			return err
 		}
@@ -107,16 +103,16 @@ func runSort(c *cli.Context) error {
 
 	switch {
 	case c.Bool("argsort"):
-		return writeResult(c, sortIndexDtype, v.Shape, func(dst []byte, done *atomic.Int64) error {
+		return writeResult(c, dtype.Int64, v.Shape, func(dst []byte, done *atomic.Int64) error {
 			opt.Done = done
 			in.Prefetch()
-			return opt.eng.Sort(nil, dst, v, axis, ord, opt.Options)
+			return opt.eng.Sort(nil, dst, v, axis, in.Dtype, ord, opt.Options)
 		})
 	case idxPath == "":
 		return writeResult(c, in.Dtype, v.Shape, func(dst []byte, done *atomic.Int64) error {
 			opt.Done = done
 			in.Prefetch()
-			return opt.eng.Sort(dst, nil, v, axis, ord, opt.Options)
+			return opt.eng.Sort(dst, nil, v, axis, in.Dtype, ord, opt.Options)
 		})
 	}
 	return sortTwo(c, in, axis, ord, opt, idxPath)
@@ -142,7 +138,7 @@ func sortTwo(c *cli.Context, in input, axis int, ord ops.Order, opt settings, id
 		return err
 	}
 	defer vals.Abort()
-	idx, err := npy.Create(idxPath, os.Stdout, sortIndexDtype, in.view.Shape)
+	idx, err := npy.Create(idxPath, os.Stdout, dtype.Int64, in.view.Shape)
 	if err != nil {
 		return err
 	}
@@ -152,7 +148,7 @@ func sortTwo(c *cli.Context, in input, axis int, ord ops.Order, opt settings, id
 	var done atomic.Int64
 	stop := startProgress(c, int64(len(vals.Data)+len(idx.Data)), &done)
 	opt.Done = &done
-	err = opt.eng.Sort(vals.Data, idx.Data, in.view, axis, ord, opt.Options)
+	err = opt.eng.Sort(vals.Data, idx.Data, in.view, axis, in.Dtype, ord, opt.Options)
 	stop()
 	if err != nil {
 		return err

@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"strider/internal/dtype"
 	"strider/npy"
 	"strider/ops"
 )
@@ -94,7 +95,7 @@ func runStats(c *cli.Context) error {
 			v = ops.Contiguous(in.Dtype.Size, ix.Shape, buf)
 		}
 	}
-	f := elemFormat(in.Dtype)
+	f := in.Dtype
 	s, err := ops.Stats(v, f, opt.Options)
 	if err != nil {
 		return fmt.Errorf("%s: %w", displayName(spec), err)
@@ -115,7 +116,7 @@ type statsValue struct{ text, json string }
 
 // statsExtremes formats min and max as NumPy returns them: the dtype's
 // scalar (a float32 magnitude for complex64).
-func statsExtremes(d npy.Dtype, s ops.Summary) (lo, hi statsValue) {
+func statsExtremes(d dtype.Dtype, s ops.Summary) (lo, hi statsValue) {
 	if !s.HasMinMax {
 		u := statsValue{"undefined", "null"}
 		return u, u
@@ -155,7 +156,7 @@ func statsJSONFloat(x float64) string {
 	return ops.FormatFloatRepr(x, 64)
 }
 
-func statsText(shape []int, d npy.Dtype, s ops.Summary) []byte {
+func statsText(shape []int, d dtype.Dtype, s ops.Summary) []byte {
 	lo, hi := statsExtremes(d, s)
 	var b bytes.Buffer
 	line := func(k, v string) { fmt.Fprintf(&b, "%-7s %s\n", k, v) }
@@ -174,7 +175,7 @@ func statsText(shape []int, d npy.Dtype, s ops.Summary) []byte {
 	return b.Bytes()
 }
 
-func statsJSON(shape []int, d npy.Dtype, s ops.Summary) []byte {
+func statsJSON(shape []int, d dtype.Dtype, s ops.Summary) []byte {
 	lo, hi := statsExtremes(d, s)
 	dims := make([]string, len(shape))
 	for k, n := range shape {

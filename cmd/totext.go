@@ -87,13 +87,13 @@ func runToText(c *cli.Context) error {
 	}
 	defer in.Close()
 	if c.Bool(textJSONFlag.Name) {
-		j, err := ops.JSONText(in.view, elemFormat(in.Dtype))
+		j, err := ops.JSONText(in.view, in.Dtype)
 		if err != nil {
 			return err
 		}
 		return writeText(c, func(w io.Writer) error { _, err := w.Write(j); return err })
 	}
-	return writeText(c, func(w io.Writer) error { return st.Write(w, in.view, elemFormat(in.Dtype), opt.Options) })
+	return writeText(c, func(w io.Writer) error { return st.Write(w, in.view, in.Dtype, opt.Options) })
 }
 
 // writeText lets write produce the text into -o PATH, atomically, or onto

@@ -7,7 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"strider/npy"
+	"strider/internal/dtype"
 	"strider/ops"
 )
 
@@ -101,7 +101,7 @@ func runTri(upper bool) cli.ActionFunc {
 }
 
 // triArgs reads ROWS [COLS], --offset and --dtype.
-func triArgs(c *cli.Context) (rows, cols, offset int, d npy.Dtype, err error) {
+func triArgs(c *cli.Context) (rows, cols, offset int, d dtype.Dtype, err error) {
 	args := c.Args().Slice()
 	if len(args) == 0 || len(args) > 2 {
 		return 0, 0, 0, d, usagef("expected ROWS [COLS], got %d arguments (see strider %s --help)", len(args), c.Command.Name)
@@ -136,10 +136,10 @@ func parseSize(what, s string) (int, error) {
 
 // indexDtype reads --dtype: int64 or int32 by any name NumPy gives them
 // ("int64", "i8", "<i8", "int32", "i4", ...), little-endian.
-func indexDtype(s string) (npy.Dtype, error) {
-	d, err := npy.ParseDescr(strings.TrimSpace(s))
-	if err != nil || d.Kind != 'i' || d.Size != 4 && d.Size != 8 || d.Order != '<' {
-		return npy.Dtype{}, usagef("--dtype %q is not int64 or int32", s)
+func indexDtype(s string) (dtype.Dtype, error) {
+	d, ok := dtype.Parse(strings.TrimSpace(s))
+	if !ok || d.Kind != 'i' || d.Size != 4 && d.Size != 8 || d.Order != '<' {
+		return dtype.Dtype{}, usagef("--dtype %q is not int64 or int32", s)
 	}
 	return d, nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"gorgonia.org/cu"
 
+	"strider/internal/dtype"
 	"strider/ops"
 )
 
@@ -307,8 +308,8 @@ func (d *Device) Index(dst []byte, x *ops.Indexing, opt ops.Options) error {
 	return d.exec(opt.Done, p, err)
 }
 
-func (d *Device) Sort(vals, idx []byte, v ops.View, axis int, ord ops.Order, opt ops.Options) error {
-	p, err := planSort(vals, idx, v, axis, ord)
+func (d *Device) Sort(vals, idx []byte, v ops.View, axis int, dt dtype.Dtype, ord ops.Order, opt ops.Options) error {
+	p, err := planSort(vals, idx, v, axis, dt, ord)
 	return d.exec(opt.Done, p, err)
 }
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"strider/internal/dtype"
 	"strider/ops"
 )
 
@@ -509,18 +510,22 @@ func randomSortView(r *rand.Rand, kind byte, elem int, shape []int) ops.View {
 }
 
 func TestSort(t *testing.T) {
-	type dtype struct {
+	type kindSize struct {
 		kind byte
 		size int
 	}
-	dtypes := []dtype{{'b', 1}, {'i', 1}, {'u', 1}, {'i', 2}, {'u', 2}, {'f', 2}, {'i', 4}, {'u', 4}, {'f', 4},
+	dtypes := []kindSize{{'b', 1}, {'i', 1}, {'u', 1}, {'i', 2}, {'u', 2}, {'f', 2}, {'i', 4}, {'u', 4}, {'f', 4},
 		{'i', 8}, {'u', 8}, {'f', 8}, {'c', 8}, {'c', 16}}
 	shapes := [][]int{{}, {0}, {1}, {7}, {33}, {1024}, {1025}, {3, 5}, {17, 64}, {4, 1}, {2, 3, 4}, {3, 2100}, {2, 4100}, {9, 2100}}
 	r := rand.New(rand.NewPCG(19, 20))
 	cases := 0
 	for _, dt := range dtypes {
 		for si, shape := range shapes {
-			ord := ops.Order{Kind: dt.kind, BigEndian: r.IntN(2) == 0, Descending: r.IntN(2) == 0, NaNs: ops.NaNs(r.IntN(3))}
+			d := dtype.Dtype{Kind: dt.kind, Size: dt.size, Order: '<'}
+			if r.IntN(2) == 0 {
+				d.Order = '>'
+			}
+			ord := ops.Order{Descending: r.IntN(2) == 0, NaNs: ops.NaNs(r.IntN(3))}
 			if si > 10 && dt.size == 1 && dt.kind != 'b' {
 				continue // the long rows: a few dtypes are enough
 			}
@@ -529,9 +534,9 @@ func TestSort(t *testing.T) {
 				if len(shape) == 0 {
 					break // 0-d: Sort needs an axis; cmd ravels first
 				}
-				name := fmt.Sprintf("%c%d/%v/axis=%d/%+v", dt.kind, dt.size, shape, axis, ord)
+				name := fmt.Sprintf("%s/%v/axis=%d/%+v", d.Descr(), shape, axis, ord)
 				wantV, wantI := make([]byte, v.Count()*v.Elem), make([]byte, v.Count()*8)
-				if err := ops.Sort(wantV, wantI, v, axis, ord, ops.Options{}); err != nil {
+				if err := ops.Sort(wantV, wantI, v, axis, d, ord, ops.Options{}); err != nil {
 					t.Fatal(err)
 				}
 				for _, which := range []int{0, 1, 2} {
@@ -542,7 +547,7 @@ func TestSort(t *testing.T) {
 					if which != 2 {
 						gi = make([]byte, len(wantI))
 					}
-					p, err := planSort(gv, gi, v, axis, ord)
+					p, err := planSort(gv, gi, v, axis, d, ord)
 					if err := run(t, p, err); err != nil {
 						t.Fatalf("%s: %v", name, err)
 					}

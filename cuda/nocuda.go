@@ -5,6 +5,7 @@ package cuda
 import (
 	"errors"
 
+	"strider/internal/dtype"
 	"strider/ops"
 )
 
@@ -35,7 +36,7 @@ func (*Device) TakeAlongAxis(dst []byte, v ops.View, axis int, idxShape, idx []i
 
 func (*Device) Index(dst []byte, x *ops.Indexing, opt ops.Options) error { return ErrNoCUDA }
 
-func (*Device) Sort(vals, idx []byte, v ops.View, axis int, ord ops.Order, opt ops.Options) error {
+func (*Device) Sort(vals, idx []byte, v ops.View, axis int, dt dtype.Dtype, ord ops.Order, opt ops.Options) error {
 	return ErrNoCUDA
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"strider/internal/dtype"
 	"strider/ops"
 )
 
@@ -67,11 +68,14 @@ func keyBits(k ops.SortKeys) int {
 // planSort is ops.Sort: keys and positions per row (the strips along axis,
 // made contiguous), a stable sort of each row, then the values gathered by
 // position and the positions written in C order.
-func planSort(vals, idx []byte, v ops.View, axis int, ord ops.Order) (*program, error) {
+func planSort(vals, idx []byte, v ops.View, axis int, dt dtype.Dtype, ord ops.Order) (*program, error) {
 	if err := v.Check(); err != nil {
 		return nil, err
 	}
-	keys, err := ops.SortKeysFor(ord, v.Elem)
+	if err := dt.CheckElem(v.Elem); err != nil {
+		return nil, err
+	}
+	keys, err := ops.SortKeysFor(dt, ord)
 	if err != nil {
 		return nil, err
 	}

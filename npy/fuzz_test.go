@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"strider/internal/dtype"
 )
 
 // fuzzSeeds adds the fixtures in ../testdata (when present) and some headers
@@ -26,9 +28,9 @@ func fuzzSeeds(f *testing.F) {
 		}
 		f.Add(b[:min(len(b), 4096)])
 	}
-	f.Add(EncodeHeader(Dtype{'f', 4, '<'}, []int{3, 4}))
-	f.Add(EncodeHeader(Dtype{'c', 16, '>'}, []int{}))
-	f.Add(EncodeHeader(Dtype{'b', 1, '|'}, []int{0, 7, 1}))
+	f.Add(EncodeHeader(dtype.Dtype{Kind: 'f', Size: 4, Order: '<'}, []int{3, 4}))
+	f.Add(EncodeHeader(dtype.Dtype{Kind: 'c', Size: 16, Order: '>'}, []int{}))
+	f.Add(EncodeHeader(dtype.Dtype{Kind: 'b', Size: 1, Order: '|'}, []int{0, 7, 1}))
 	f.Add(wrapHeader("{'descr': '<i8', 'fortran_order': True, 'shape': (2L, 3), } # comment"))
 	f.Add(hdr(2, `{"shape": (0x10,), 'descr': b'>u2', 'fortran_order': False}`))
 	f.Add(hdr(3, "{'descr': '<f2', 'fortran_order': False, 'shape': (1_000, 2,)}"))

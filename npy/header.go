@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"strider/internal/dtype"
 )
 
 // Magic is the string every .npy file starts with.
@@ -27,7 +29,7 @@ const (
 
 // Header describes the array stored in a .npy file.
 type Header struct {
-	Dtype        Dtype
+	Dtype        dtype.Dtype
 	Shape        []int
 	Fortran      bool
 	Major, Minor int   // version of the file read: 1.0, 2.0 or 3.0
@@ -142,16 +144,16 @@ func readError(what string, want, got int, err error) error {
 
 // decodeHeader parses and checks the header text of a file of the given
 // major version.
-func decodeHeader(text []byte, major int) (Dtype, []int, bool, string, error) {
+func decodeHeader(text []byte, major int) (dtype.Dtype, []int, bool, string, error) {
 	if major >= 3 && !utf8.Valid(text) {
-		return Dtype{}, nil, false, "", malformed("header of a version 3.0 file is not valid UTF-8")
+		return dtype.Dtype{}, nil, false, "", malformed("header of a version 3.0 file is not valid UTF-8")
 	}
 	v, err := parseLiteral(text, major < 3)
 	if err != nil {
-		return Dtype{}, nil, false, "", err
+		return dtype.Dtype{}, nil, false, "", err
 	}
 	if v.kind != pyDict {
-		return Dtype{}, nil, false, "", malformed("header is %s, not a dict: %s", v.kind.article(), v.repr())
+		return dtype.Dtype{}, nil, false, "", malformed("header is %s, not a dict: %s", v.kind.article(), v.repr())
 	}
 	var descr, fortran, shape *pyValue
 	for i := 0; i < len(v.items); i += 2 {
@@ -168,10 +170,10 @@ func decodeHeader(text []byte, major int) (Dtype, []int, bool, string, error) {
 			}
 		}
 		if slot == nil {
-			return Dtype{}, nil, false, "", malformed("header has an unexpected key %s", key.repr())
+			return dtype.Dtype{}, nil, false, "", malformed("header has an unexpected key %s", key.repr())
 		}
 		if *slot != nil {
-			return Dtype{}, nil, false, "", malformed("header has key %s twice", key.repr())
+			return dtype.Dtype{}, nil, false, "", malformed("header has key %s twice", key.repr())
 		}
 		*slot = val
 	}
@@ -180,57 +182,57 @@ func decodeHeader(text []byte, major int) (Dtype, []int, bool, string, error) {
 		v    *pyValue
 	}{{"descr", descr}, {"fortran_order", fortran}, {"shape", shape}} {
 		if k.v == nil {
-			return Dtype{}, nil, false, "", malformed("header is missing key '%s'", k.name)
+			return dtype.Dtype{}, nil, false, "", malformed("header is missing key '%s'", k.name)
 		}
 	}
 
 	// A dtype strider refuses is reported after the rest of the header
 	// is checked, with the shape and order, so info can describe it.
-	var d Dtype
+	var d dtype.Dtype
 	var dtypeErr error
 	raw := descr.repr()
 	switch {
 	case descr.kind == pyStr && descr.bytes:
-		return Dtype{}, nil, false, "", malformed("descr %s is bytes, not a dtype string", descr.repr())
+		return dtype.Dtype{}, nil, false, "", malformed("descr %s is bytes, not a dtype string", descr.repr())
 	case descr.kind == pyStr:
 		raw = descr.str
 		if d, err = ParseDescr(descr.str); err != nil {
 			if !errors.Is(err, ErrUnsupported) {
-				return Dtype{}, nil, false, "", err
+				return dtype.Dtype{}, nil, false, "", err
 			}
 			dtypeErr = err
 		}
 	case descr.kind == pyList:
 		dtypeErr = unsupported("unsupported dtype %s (structured arrays are refused)", descr.repr())
 	default:
-		return Dtype{}, nil, false, "", malformed("descr %s is not a dtype string", descr.repr())
+		return dtype.Dtype{}, nil, false, "", malformed("descr %s is not a dtype string", descr.repr())
 	}
 
 	if fortran.kind != pyBool {
-		return Dtype{}, nil, false, "", malformed("fortran_order %s is not True or False", fortran.repr())
+		return dtype.Dtype{}, nil, false, "", malformed("fortran_order %s is not True or False", fortran.repr())
 	}
 
 	if shape.kind != pyTuple {
-		return Dtype{}, nil, false, "", malformed("shape %s is %s, not a tuple", shape.repr(), shape.kind.article())
+		return dtype.Dtype{}, nil, false, "", malformed("shape %s is %s, not a tuple", shape.repr(), shape.kind.article())
 	}
 	if len(shape.items) > MaxDims {
-		return Dtype{}, nil, false, "", malformed("shape %s has %d dimensions, more than %d", shape.repr(), len(shape.items), MaxDims)
+		return dtype.Dtype{}, nil, false, "", malformed("shape %s has %d dimensions, more than %d", shape.repr(), len(shape.items), MaxDims)
 	}
 	dims := make([]int, len(shape.items))
 	for i, item := range shape.items {
 		if item.kind != pyInt {
-			return Dtype{}, nil, false, "", malformed("shape %s holds %s, not an integer", shape.repr(), item.repr())
+			return dtype.Dtype{}, nil, false, "", malformed("shape %s holds %s, not an integer", shape.repr(), item.repr())
 		}
 		if item.num < 0 {
-			return Dtype{}, nil, false, "", malformed("shape %s has a negative dimension", shape.repr())
+			return dtype.Dtype{}, nil, false, "", malformed("shape %s has a negative dimension", shape.repr())
 		}
 		if item.num > math.MaxInt {
-			return Dtype{}, nil, false, "", malformed("shape %s has a dimension too large for this machine", shape.repr())
+			return dtype.Dtype{}, nil, false, "", malformed("shape %s has a dimension too large for this machine", shape.repr())
 		}
 		dims[i] = int(item.num)
 	}
 	if _, ok := checkedNBytes(dims, d.Size); !ok {
-		return Dtype{}, nil, false, "", malformed("shape %s of %d-byte elements overflows 64 bits", shape.repr(), d.Size)
+		return dtype.Dtype{}, nil, false, "", malformed("shape %s of %d-byte elements overflows 64 bits", shape.repr(), d.Size)
 	}
 	return d, dims, fortran.num != 0, raw, dtypeErr
 }
@@ -268,20 +270,20 @@ func checkedNBytes(shape []int, size int) (int64, bool) {
 // EncodeHeader returns the bytes numpy.save (NumPy 1.24) writes before the
 // data of a C-contiguous array of dtype d and the given shape: the magic,
 // the version, the length field and the padded header text.
-func EncodeHeader(d Dtype, shape []int) []byte {
+func EncodeHeader(d dtype.Dtype, shape []int) []byte {
 	return wrapHeader(headerText(d, shape, false))
 }
 
 // EncodeFortranHeader is EncodeHeader for an array numpy.save writes in
 // Fortran order (one that is F-contiguous and not C-contiguous).
-func EncodeFortranHeader(d Dtype, shape []int) []byte {
+func EncodeFortranHeader(d dtype.Dtype, shape []int) []byte {
 	return wrapHeader(headerText(d, shape, true))
 }
 
 // headerText is format._write_array_header's dict text, with the spare
 // spaces that let the growth axis (the first, the last in Fortran order)
 // grow in place.
-func headerText(d Dtype, shape []int, fortran bool) string {
+func headerText(d dtype.Dtype, shape []int, fortran bool) string {
 	var b strings.Builder
 	b.WriteString("{'descr': '")
 	b.WriteString(d.Descr())

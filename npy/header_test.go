@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"strider/internal/dtype"
 )
 
 // The expected bytes below were printed by NumPy 1.24's
@@ -17,29 +19,29 @@ func TestEncodeHeader(t *testing.T) {
 	}
 	tests := []struct {
 		name  string
-		dtype Dtype
+		dtype dtype.Dtype
 		shape []int
 		want  string
 	}{
-		{"f4le/0-d", Dtype{'f', 4, '<'}, []int{},
+		{"f4le/0-d", dtype.Dtype{Kind: 'f', Size: 4, Order: '<'}, []int{},
 			"\x93NUMPY\x01\x00v\x00{'descr': '<f4', 'fortran_order': False, 'shape': (), }                                                              \n"},
-		{"f4le/3x4", Dtype{'f', 4, '<'}, []int{3, 4},
+		{"f4le/3x4", dtype.Dtype{Kind: 'f', Size: 4, Order: '<'}, []int{3, 4},
 			"\x93NUMPY\x01\x00v\x00{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }                                                          \n"},
-		{"b1/5", Dtype{'b', 1, '|'}, []int{5},
+		{"b1/5", dtype.Dtype{Kind: 'b', Size: 1, Order: '|'}, []int{5},
 			"\x93NUMPY\x01\x00v\x00{'descr': '|b1', 'fortran_order': False, 'shape': (5,), }                                                            \n"},
-		{"i8be/2x3x4", Dtype{'i', 8, '>'}, []int{2, 3, 4},
+		{"i8be/2x3x4", dtype.Dtype{Kind: 'i', Size: 8, Order: '>'}, []int{2, 3, 4},
 			"\x93NUMPY\x01\x00v\x00{'descr': '>i8', 'fortran_order': False, 'shape': (2, 3, 4), }                                                       \n"},
-		{"u1/empty", Dtype{'u', 1, '|'}, []int{0},
+		{"u1/empty", dtype.Dtype{Kind: 'u', Size: 1, Order: '|'}, []int{0},
 			"\x93NUMPY\x01\x00v\x00{'descr': '|u1', 'fortran_order': False, 'shape': (0,), }                                                            \n"},
-		{"c16le/1e18", Dtype{'c', 16, '<'}, []int{1000000000000000000},
+		{"c16le/1e18", dtype.Dtype{Kind: 'c', Size: 16, Order: '<'}, []int{1000000000000000000},
 			"\x93NUMPY\x01\x00v\x00{'descr': '<c16', 'fortran_order': False, 'shape': (1000000000000000000,), }                                         \n"},
-		{"i2le/maxint64", Dtype{'i', 2, '<'}, []int{9223372036854775807},
+		{"i2le/maxint64", dtype.Dtype{Kind: 'i', Size: 2, Order: '<'}, []int{9223372036854775807},
 			"\x93NUMPY\x01\x00v\x00{'descr': '<i2', 'fortran_order': False, 'shape': (9223372036854775807,), }                                          \n"},
-		{"c8be/7x0x3", Dtype{'c', 8, '>'}, []int{7, 0, 3},
+		{"c8be/7x0x3", dtype.Dtype{Kind: 'c', Size: 8, Order: '>'}, []int{7, 0, 3},
 			"\x93NUMPY\x01\x00v\x00{'descr': '>c8', 'fortran_order': False, 'shape': (7, 0, 3), }                                                       \n"},
-		{"f2le/32-d", Dtype{'f', 2, '<'}, ones32,
+		{"f2le/32-d", dtype.Dtype{Kind: 'f', Size: 2, Order: '<'}, ones32,
 			"\x93NUMPY\x01\x00\xb6\x00{'descr': '<f2', 'fortran_order': False, 'shape': (1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1), }                                \n"},
-		{"u4le/15-d", Dtype{'u', 4, '<'}, []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
+		{"u4le/15-d", dtype.Dtype{Kind: 'u', Size: 4, Order: '<'}, []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
 			"\x93NUMPY\x01\x00\xb6\x00{'descr': '<u4', 'fortran_order': False, 'shape': (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), }                                                                             \n"},
 	}
 	for _, tc := range tests {
@@ -102,7 +104,7 @@ func TestWrapHeaderVersion2ReadsBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h.Major != 2 || h.DataOffset != int64(len(b)) || h.DataOffset%64 != 0 || !h.Fortran || h.Dtype != (Dtype{'f', 8, '>'}) {
+	if h.Major != 2 || h.DataOffset != int64(len(b)) || h.DataOffset%64 != 0 || !h.Fortran || h.Dtype != (dtype.Dtype{Kind: 'f', Size: 8, Order: '>'}) {
 		t.Fatalf("got %+v", h)
 	}
 }
@@ -134,28 +136,28 @@ func TestReadHeader(t *testing.T) {
 		name    string
 		major   byte
 		text    string
-		dtype   Dtype
+		dtype   dtype.Dtype
 		shape   []int
 		fortran bool
 	}{
-		{"numpy order", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }", Dtype{'f', 4, '<'}, []int{3, 4}, false},
-		{"shape first", 1, "{'shape': (3, 4), 'descr': '<f4', 'fortran_order': False}", Dtype{'f', 4, '<'}, []int{3, 4}, false},
-		{"fortran first", 1, "{'fortran_order': True, 'shape': (2,), 'descr': '>i2'}", Dtype{'i', 2, '>'}, []int{2}, true},
-		{"descr last", 1, "{'fortran_order': False, 'shape': (), 'descr': '|b1'}", Dtype{'b', 1, '|'}, []int{}, false},
-		{"newlines and tabs", 1, "{\n\t'descr' :\n'<c16' ,\r\n 'fortran_order':False,'shape':( 2 , 3 , )\n}\n", Dtype{'c', 16, '<'}, []int{2, 3}, false},
-		{"comments", 1, "{'descr': '<u2', # the dtype\n 'fortran_order': False, # order\n 'shape': (5,)} # end", Dtype{'u', 2, '<'}, []int{5}, false},
-		{"double quotes", 1, `{"descr": "<i4", "fortran_order": False, "shape": (1, 2)}`, Dtype{'i', 4, '<'}, []int{1, 2}, false},
-		{"u prefix", 1, `{u'descr': u'<f8', 'fortran_order': True, 'shape': (7,)}`, Dtype{'f', 8, '<'}, []int{7}, true},
-		{"escaped key", 1, `{'\x64escr': '\x3cf8', 'fortran_order': True, 'shape': (7,)}`, Dtype{'f', 8, '<'}, []int{7}, true},
-		{"adjacent strings", 1, `{'des' "cr": '<' 'f4', 'fortran_order': False, 'shape': ()}`, Dtype{'f', 4, '<'}, []int{}, false},
-		{"(5) is not a tuple but ((5,)) is", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': ((5,))}", Dtype{'f', 4, '<'}, []int{5}, false},
-		{"python 2 longs", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (3L, 4L), }", Dtype{'f', 4, '<'}, []int{3, 4}, false},
-		{"int forms", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (0x10, 0o7, 0b11, 1_000, +2, 00)}", Dtype{'f', 4, '<'}, []int{16, 7, 3, 1000, 2, 0}, false},
-		{"native order", 1, "{'descr': '=f8', 'fortran_order': False, 'shape': (1,)}", Dtype{'f', 8, '<'}, []int{1}, false},
-		{"version 2", 2, "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }", Dtype{'f', 4, '<'}, []int{3, 4}, false},
-		{"version 3 utf-8", 3, "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), } # é", Dtype{'f', 4, '<'}, []int{3, 4}, false},
-		{"large shape", 1, "{'descr': '|u1', 'fortran_order': False, 'shape': (9223372036854775807,)}", Dtype{'u', 1, '|'}, []int{9223372036854775807}, false},
-		{"empty with huge dims", 1, "{'descr': '|u1', 'fortran_order': False, 'shape': (0, 9223372036854775807)}", Dtype{'u', 1, '|'}, []int{0, 9223372036854775807}, false},
+		{"numpy order", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }", dtype.Dtype{Kind: 'f', Size: 4, Order: '<'}, []int{3, 4}, false},
+		{"shape first", 1, "{'shape': (3, 4), 'descr': '<f4', 'fortran_order': False}", dtype.Dtype{Kind: 'f', Size: 4, Order: '<'}, []int{3, 4}, false},
+		{"fortran first", 1, "{'fortran_order': True, 'shape': (2,), 'descr': '>i2'}", dtype.Dtype{Kind: 'i', Size: 2, Order: '>'}, []int{2}, true},
+		{"descr last", 1, "{'fortran_order': False, 'shape': (), 'descr': '|b1'}", dtype.Dtype{Kind: 'b', Size: 1, Order: '|'}, []int{}, false},
+		{"newlines and tabs", 1, "{\n\t'descr' :\n'<c16' ,\r\n 'fortran_order':False,'shape':( 2 , 3 , )\n}\n", dtype.Dtype{Kind: 'c', Size: 16, Order: '<'}, []int{2, 3}, false},
+		{"comments", 1, "{'descr': '<u2', # the dtype\n 'fortran_order': False, # order\n 'shape': (5,)} # end", dtype.Dtype{Kind: 'u', Size: 2, Order: '<'}, []int{5}, false},
+		{"double quotes", 1, `{"descr": "<i4", "fortran_order": False, "shape": (1, 2)}`, dtype.Dtype{Kind: 'i', Size: 4, Order: '<'}, []int{1, 2}, false},
+		{"u prefix", 1, `{u'descr': u'<f8', 'fortran_order': True, 'shape': (7,)}`, dtype.Dtype{Kind: 'f', Size: 8, Order: '<'}, []int{7}, true},
+		{"escaped key", 1, `{'\x64escr': '\x3cf8', 'fortran_order': True, 'shape': (7,)}`, dtype.Dtype{Kind: 'f', Size: 8, Order: '<'}, []int{7}, true},
+		{"adjacent strings", 1, `{'des' "cr": '<' 'f4', 'fortran_order': False, 'shape': ()}`, dtype.Dtype{Kind: 'f', Size: 4, Order: '<'}, []int{}, false},
+		{"(5) is not a tuple but ((5,)) is", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': ((5,))}", dtype.Dtype{Kind: 'f', Size: 4, Order: '<'}, []int{5}, false},
+		{"python 2 longs", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (3L, 4L), }", dtype.Dtype{Kind: 'f', Size: 4, Order: '<'}, []int{3, 4}, false},
+		{"int forms", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (0x10, 0o7, 0b11, 1_000, +2, 00)}", dtype.Dtype{Kind: 'f', Size: 4, Order: '<'}, []int{16, 7, 3, 1000, 2, 0}, false},
+		{"native order", 1, "{'descr': '=f8', 'fortran_order': False, 'shape': (1,)}", dtype.Dtype{Kind: 'f', Size: 8, Order: '<'}, []int{1}, false},
+		{"version 2", 2, "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }", dtype.Dtype{Kind: 'f', Size: 4, Order: '<'}, []int{3, 4}, false},
+		{"version 3 utf-8", 3, "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), } # é", dtype.Dtype{Kind: 'f', Size: 4, Order: '<'}, []int{3, 4}, false},
+		{"large shape", 1, "{'descr': '|u1', 'fortran_order': False, 'shape': (9223372036854775807,)}", dtype.Dtype{Kind: 'u', Size: 1, Order: '|'}, []int{9223372036854775807}, false},
+		{"empty with huge dims", 1, "{'descr': '|u1', 'fortran_order': False, 'shape': (0, 9223372036854775807)}", dtype.Dtype{Kind: 'u', Size: 1, Order: '|'}, []int{0, 9223372036854775807}, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -302,7 +304,7 @@ func TestStridesAndCount(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			h := Header{Dtype: Dtype{'c', 16, '<'}, Shape: tc.shape, Fortran: tc.fortran}
+			h := Header{Dtype: dtype.Dtype{Kind: 'c', Size: 16, Order: '<'}, Shape: tc.shape, Fortran: tc.fortran}
 			if got := h.Strides(); !equalInts(got, tc.strides) {
 				t.Errorf("Strides = %v, want %v", got, tc.strides)
 			}

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/sbinet/npyio"
+
+	"strider/internal/dtype"
 )
 
 // Files written by Create must be read correctly by another implementation,
@@ -18,40 +20,40 @@ func TestInteropNpyioReads(t *testing.T) {
 	le, be := binary.LittleEndian, binary.BigEndian
 	tests := []struct {
 		name  string
-		dtype Dtype
+		dtype dtype.Dtype
 		shape []int
 		put   func(data []byte) // fills the data
 		got   func() any        // a pointer to a slice for npyio to fill
 		want  any
 	}{
-		{"f8le/2x3", Dtype{'f', 8, '<'}, []int{2, 3},
+		{"f8le/2x3", dtype.Dtype{Kind: 'f', Size: 8, Order: '<'}, []int{2, 3},
 			func(b []byte) {
 				for i := range 6 {
 					le.PutUint64(b[8*i:], math.Float64bits(float64(i)+0.5))
 				}
 			},
 			func() any { return new([]float64) }, []float64{0.5, 1.5, 2.5, 3.5, 4.5, 5.5}},
-		{"f4be/4", Dtype{'f', 4, '>'}, []int{4},
+		{"f4be/4", dtype.Dtype{Kind: 'f', Size: 4, Order: '>'}, []int{4},
 			func(b []byte) {
 				for i := range 4 {
 					be.PutUint32(b[4*i:], math.Float32bits(-float32(i)))
 				}
 			},
 			func() any { return new([]float32) }, []float32{0, -1, -2, -3}},
-		{"i4le/4", Dtype{'i', 4, '<'}, []int{4},
+		{"i4le/4", dtype.Dtype{Kind: 'i', Size: 4, Order: '<'}, []int{4},
 			func(b []byte) {
 				for i := range 4 {
 					le.PutUint32(b[4*i:], uint32(int32(i*1000-1500)))
 				}
 			},
 			func() any { return new([]int32) }, []int32{-1500, -500, 500, 1500}},
-		{"u1/5", Dtype{'u', 1, '|'}, []int{5},
+		{"u1/5", dtype.Dtype{Kind: 'u', Size: 1, Order: '|'}, []int{5},
 			func(b []byte) { copy(b, []byte{0, 1, 127, 128, 255}) },
 			func() any { return new([]uint8) }, []uint8{0, 1, 127, 128, 255}},
-		{"b1/3", Dtype{'b', 1, '|'}, []int{3},
+		{"b1/3", dtype.Dtype{Kind: 'b', Size: 1, Order: '|'}, []int{3},
 			func(b []byte) { copy(b, []byte{1, 0, 1}) },
 			func() any { return new([]bool) }, []bool{true, false, true}},
-		{"c16le/2", Dtype{'c', 16, '<'}, []int{2},
+		{"c16le/2", dtype.Dtype{Kind: 'c', Size: 16, Order: '<'}, []int{2},
 			func(b []byte) {
 				for i, v := range []float64{1, -2, 3.25, math.Inf(1)} {
 					le.PutUint64(b[8*i:], math.Float64bits(v))
@@ -103,7 +105,7 @@ func TestInteropOpenReadsNpyio(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.Dtype != (Dtype{'f', 8, '<'}) || !equalInts(a.Shape, []int{4}) || a.Major != 2 {
+	if a.Dtype != (dtype.Dtype{Kind: 'f', Size: 8, Order: '<'}) || !equalInts(a.Shape, []int{4}) || a.Major != 2 {
 		t.Fatalf("header %+v", a.Header)
 	}
 	for i, w := range want {

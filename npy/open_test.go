@@ -11,10 +11,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"strider/internal/dtype"
 )
 
 // npyBytes returns a .npy file: NumPy's header for d and shape, then data.
-func npyBytes(d Dtype, shape []int, data []byte) []byte {
+func npyBytes(d dtype.Dtype, shape []int, data []byte) []byte {
 	return append(EncodeHeader(d, shape), data...)
 }
 
@@ -60,7 +62,7 @@ func pattern(n int) []byte {
 
 func TestOpen(t *testing.T) {
 	dir := t.TempDir()
-	f4 := Dtype{'f', 4, '<'}
+	f4 := dtype.Dtype{Kind: 'f', Size: 4, Order: '<'}
 	data := pattern(48)
 	plain := npyBytes(f4, []int{3, 4}, data)
 	writeFile(t, filepath.Join(dir, "a.npy"), plain)
@@ -76,7 +78,7 @@ func TestOpen(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "empty.npy"), npyBytes(f4, []int{0, 4}, nil))
 	writeNpz(t, filepath.Join(dir, "z.npz"),
 		member{"a.npy", plain, zip.Store},
-		member{"b.npy", npyBytes(Dtype{'u', 1, '|'}, []int{5}, []byte("hello")), zip.Deflate},
+		member{"b.npy", npyBytes(dtype.Dtype{Kind: 'u', Size: 1, Order: '|'}, []int{5}, []byte("hello")), zip.Deflate},
 		member{"c.npy", plain, zip.Deflate})
 	writeNpz(t, filepath.Join(dir, "one.npz"), member{"only.npy", plain, zip.Deflate})
 	writeNpz(t, filepath.Join(dir, "zipnosuffix"), member{"only.npy", plain, zip.Store})
@@ -87,7 +89,7 @@ func TestOpen(t *testing.T) {
 		name    string
 		spec    string
 		stdin   []byte
-		dtype   Dtype
+		dtype   dtype.Dtype
 		shape   []int
 		fortran bool
 		data    []byte
@@ -96,13 +98,13 @@ func TestOpen(t *testing.T) {
 		{"npy", in("a.npy"), nil, f4, []int{3, 4}, false, data, 1},
 		{"trailing bytes ignored", in("trailing.npy"), nil, f4, []int{3, 4}, false, data, 1},
 		{"colon in an existing name", in("odd:name.npy"), nil, f4, []int{3, 4}, false, data, 1},
-		{"fortran big-endian", in("fortran.npy"), nil, Dtype{'i', 2, '>'}, []int{4, 6}, true, data, 1},
+		{"fortran big-endian", in("fortran.npy"), nil, dtype.Dtype{Kind: 'i', Size: 2, Order: '>'}, []int{4, 6}, true, data, 1},
 		{"misaligned data", in("misaligned.npy"), nil, f4, []int{3, 4}, false, data, 1},
 		{"version 3.0", in("v3.npy"), nil, f4, []int{3, 4}, false, data, 3},
 		{"empty", in("empty.npy"), nil, f4, []int{0, 4}, false, []byte{}, 1},
 		{"npz stored member", in("z.npz") + ":a", nil, f4, []int{3, 4}, false, data, 1},
 		{"npz member with suffix", in("z.npz") + ":a.npy", nil, f4, []int{3, 4}, false, data, 1},
-		{"npz deflated member", in("z.npz") + ":b", nil, Dtype{'u', 1, '|'}, []int{5}, false, []byte("hello"), 1},
+		{"npz deflated member", in("z.npz") + ":b", nil, dtype.Dtype{Kind: 'u', Size: 1, Order: '|'}, []int{5}, false, []byte("hello"), 1},
 		{"npz deflated member c", in("z.npz") + ":c", nil, f4, []int{3, 4}, false, data, 1},
 		{"npz single member", in("one.npz"), nil, f4, []int{3, 4}, false, data, 1},
 		{"zip without suffix", in("zipnosuffix"), nil, f4, []int{3, 4}, false, data, 1},
@@ -142,7 +144,7 @@ func mustRead(t *testing.T, path string) []byte {
 	return b
 }
 
-func checkArray(t *testing.T, a *Array, d Dtype, shape []int, fortran bool, data []byte, major int) {
+func checkArray(t *testing.T, a *Array, d dtype.Dtype, shape []int, fortran bool, data []byte, major int) {
 	t.Helper()
 	if a.Dtype != d || !equalInts(a.Shape, shape) || a.Fortran != fortran || a.Major != major {
 		t.Fatalf("header %+v, want %v %v fortran=%v version %d", a.Header, d, shape, fortran, major)
@@ -160,7 +162,7 @@ func checkArray(t *testing.T, a *Array, d Dtype, shape []int, fortran bool, data
 
 func TestOpenStdinFile(t *testing.T) {
 	// Standard input redirected from a file is mapped like the file.
-	path := writeFile(t, filepath.Join(t.TempDir(), "a.npy"), npyBytes(Dtype{'u', 2, '>'}, []int{3}, []byte("abcdef")))
+	path := writeFile(t, filepath.Join(t.TempDir(), "a.npy"), npyBytes(dtype.Dtype{Kind: 'u', Size: 2, Order: '>'}, []int{3}, []byte("abcdef")))
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -171,7 +173,7 @@ func TestOpenStdinFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	checkArray(t, a, Dtype{'u', 2, '>'}, []int{3}, false, []byte("abcdef"), 1)
+	checkArray(t, a, dtype.Dtype{Kind: 'u', Size: 2, Order: '>'}, []int{3}, false, []byte("abcdef"), 1)
 	if a.mapping == nil {
 		t.Error("standard input from a regular file was not mapped")
 	}
@@ -180,7 +182,7 @@ func TestOpenStdinFile(t *testing.T) {
 func TestOpenErrors(t *testing.T) {
 	dir := t.TempDir()
 	in := func(name string) string { return filepath.Join(dir, name) }
-	f4 := Dtype{'f', 4, '<'}
+	f4 := dtype.Dtype{Kind: 'f', Size: 4, Order: '<'}
 	plain := npyBytes(f4, []int{3, 4}, pattern(48))
 	writeFile(t, in("short.npy"), plain[:len(plain)-8])
 	writeFile(t, in("a.npy"), plain)
@@ -258,7 +260,7 @@ func (l *lyingReader) Read(p []byte) (int, error) {
 func TestOpenStdinLyingHeader(t *testing.T) {
 	// 2^40 bytes promised, 10 delivered: Open must fail without trying to
 	// allocate a terabyte.
-	b := npyBytes(Dtype{'u', 1, '|'}, []int{1 << 40}, []byte("0123456789"))
+	b := npyBytes(dtype.Dtype{Kind: 'u', Size: 1, Order: '|'}, []int{1 << 40}, []byte("0123456789"))
 	a, err := Open("-", &lyingReader{r: bytes.NewReader(b)}, AccessAll)
 	if err == nil {
 		a.Close()
@@ -273,7 +275,7 @@ func TestOpenHeaderReadsNoData(t *testing.T) {
 	dir := t.TempDir()
 	// A 10 GiB sparse file: OpenHeader must not read or map it.
 	path := filepath.Join(dir, "big.npy")
-	head := EncodeHeader(Dtype{'f', 8, '<'}, []int{1 << 30, 10})
+	head := EncodeHeader(dtype.Dtype{Kind: 'f', Size: 8, Order: '<'}, []int{1 << 30, 10})
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)

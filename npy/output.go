@@ -12,6 +12,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"strider/internal/dtype"
 )
 
 // errNoReserve reports a file system that cannot allocate disk ahead.
@@ -65,14 +67,14 @@ var temps = struct {
 // never later as a fault) and maps the file, so Data is the file's own
 // data region. A target that is a symbolic link is followed: the file it
 // names is the one replaced, and the link stays. Errors name path.
-func Create(path string, stdout io.Writer, d Dtype, shape []int) (*Output, error) {
+func Create(path string, stdout io.Writer, d dtype.Dtype, shape []int) (*Output, error) {
 	return create(path, stdout, d, shape, EncodeHeader(d, shape), false)
 }
 
 // CreateFortran is Create for an array of the given shape written in
 // Fortran order, as numpy.save writes an F-contiguous array that is not
 // C-contiguous: the caller fills Data in Fortran order.
-func CreateFortran(path string, stdout io.Writer, d Dtype, shape []int) (*Output, error) {
+func CreateFortran(path string, stdout io.Writer, d dtype.Dtype, shape []int) (*Output, error) {
 	return create(path, stdout, d, shape, EncodeFortranHeader(d, shape), false)
 }
 
@@ -82,7 +84,7 @@ func CreateFortran(path string, stdout io.Writer, d Dtype, shape []int) (*Output
 // with WritePiece, a bounded piece at a time, then calls Commit, so the
 // result is never held whole in memory. A file output is as from Create.
 // With fortran, the header says Fortran order and the pieces come in it.
-func CreatePieces(path string, stdout io.Writer, d Dtype, shape []int, fortran bool) (*Output, error) {
+func CreatePieces(path string, stdout io.Writer, d dtype.Dtype, shape []int, fortran bool) (*Output, error) {
 	header := EncodeHeader(d, shape)
 	if fortran {
 		header = EncodeFortranHeader(d, shape)
@@ -90,7 +92,7 @@ func CreatePieces(path string, stdout io.Writer, d Dtype, shape []int, fortran b
 	return create(path, stdout, d, shape, header, true)
 }
 
-func create(path string, stdout io.Writer, d Dtype, shape []int, header []byte, pieces bool) (*Output, error) {
+func create(path string, stdout io.Writer, d dtype.Dtype, shape []int, header []byte, pieces bool) (*Output, error) {
 	if _, err := ParseDescr(d.Descr()); err != nil {
 		return nil, fmt.Errorf("cannot create %s: %w", path, err)
 	}

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"strider/internal/dtype"
 )
 
 // fill writes a recognisable pattern into data: byte i is i*7+1.
@@ -23,16 +25,16 @@ func fill(data []byte) {
 func TestCreateRoundTrip(t *testing.T) {
 	tests := []struct {
 		name  string
-		dtype Dtype
+		dtype dtype.Dtype
 		shape []int
 	}{
-		{"f4le/3x4", Dtype{'f', 4, '<'}, []int{3, 4}},
-		{"f8be/2x3x4", Dtype{'f', 8, '>'}, []int{2, 3, 4}},
-		{"b1/5", Dtype{'b', 1, '|'}, []int{5}},
-		{"u1/0-d", Dtype{'u', 1, '|'}, []int{}},
-		{"c16le/7", Dtype{'c', 16, '<'}, []int{7}},
-		{"i2be/empty", Dtype{'i', 2, '>'}, []int{4, 0}},
-		{"f2le/1000x33", Dtype{'f', 2, '<'}, []int{1000, 33}},
+		{"f4le/3x4", dtype.Dtype{Kind: 'f', Size: 4, Order: '<'}, []int{3, 4}},
+		{"f8be/2x3x4", dtype.Dtype{Kind: 'f', Size: 8, Order: '>'}, []int{2, 3, 4}},
+		{"b1/5", dtype.Dtype{Kind: 'b', Size: 1, Order: '|'}, []int{5}},
+		{"u1/0-d", dtype.Dtype{Kind: 'u', Size: 1, Order: '|'}, []int{}},
+		{"c16le/7", dtype.Dtype{Kind: 'c', Size: 16, Order: '<'}, []int{7}},
+		{"i2be/empty", dtype.Dtype{Kind: 'i', Size: 2, Order: '>'}, []int{4, 0}},
+		{"f2le/1000x33", dtype.Dtype{Kind: 'f', Size: 2, Order: '<'}, []int{1000, 33}},
 	}
 	for _, tc := range tests {
 		for _, access := range []Access{AccessSparse, AccessAll} {
@@ -104,7 +106,7 @@ func assertOnly(t *testing.T, dir string, names ...string) {
 
 func TestCreateStdout(t *testing.T) {
 	var buf bytes.Buffer
-	d := Dtype{'i', 4, '<'}
+	d := dtype.Dtype{Kind: 'i', Size: 4, Order: '<'}
 	o, err := Create("-", &buf, d, []int{2, 3})
 	if err != nil {
 		t.Fatal(err)
@@ -137,7 +139,7 @@ type failWriter struct{}
 func (failWriter) Write(p []byte) (int, error) { return 0, fs.ErrClosed }
 
 func TestCreateStdoutWriteError(t *testing.T) {
-	o, err := Create("-", failWriter{}, Dtype{'u', 1, '|'}, []int{3})
+	o, err := Create("-", failWriter{}, dtype.Dtype{Kind: 'u', Size: 1, Order: '|'}, []int{3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +152,7 @@ func TestCreateStdoutWriteError(t *testing.T) {
 func TestCreateAlignment(t *testing.T) {
 	for _, path := range []string{"-", filepath.Join(t.TempDir(), "a.npy")} {
 		for _, n := range []int{1, 3, 17, 1000} {
-			o, err := Create(path, &bytes.Buffer{}, Dtype{'u', 1, '|'}, []int{n})
+			o, err := Create(path, &bytes.Buffer{}, dtype.Dtype{Kind: 'u', Size: 1, Order: '|'}, []int{n})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -168,7 +170,7 @@ func TestAbort(t *testing.T) {
 	if err := os.WriteFile(path, []byte("old contents"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	o, err := Create(path, nil, Dtype{'f', 8, '<'}, []int{100})
+	o, err := Create(path, nil, dtype.Dtype{Kind: 'f', Size: 8, Order: '<'}, []int{100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +190,7 @@ func TestAbort(t *testing.T) {
 	}
 
 	// Abort of a new file leaves nothing.
-	o, err = Create(filepath.Join(dir, "new.npy"), nil, Dtype{'u', 1, '|'}, []int{0})
+	o, err = Create(filepath.Join(dir, "new.npy"), nil, dtype.Dtype{Kind: 'u', Size: 1, Order: '|'}, []int{0})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +201,7 @@ func TestAbort(t *testing.T) {
 func TestAbortAfterCommitIsNoOp(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "x.npy")
-	o, err := Create(path, nil, Dtype{'u', 2, '<'}, []int{3})
+	o, err := Create(path, nil, dtype.Dtype{Kind: 'u', Size: 2, Order: '<'}, []int{3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +218,7 @@ func TestCommitReplaces(t *testing.T) {
 	if err := os.WriteFile(path, bytes.Repeat([]byte("z"), 10000), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	o, err := Create(path, nil, Dtype{'i', 8, '<'}, []int{2})
+	o, err := Create(path, nil, dtype.Dtype{Kind: 'i', Size: 8, Order: '<'}, []int{2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,19 +245,19 @@ func TestCreateErrors(t *testing.T) {
 	tests := []struct {
 		name  string
 		path  string
-		dtype Dtype
+		dtype dtype.Dtype
 		shape []int
 		want  string
 		is    error
 	}{
-		{"missing folder", filepath.Join(dir, "nope", "x.npy"), Dtype{'f', 4, '<'}, []int{2},
+		{"missing folder", filepath.Join(dir, "nope", "x.npy"), dtype.Dtype{Kind: 'f', Size: 4, Order: '<'}, []int{2},
 			"cannot create " + filepath.Join(dir, "nope", "x.npy") + ": folder " + filepath.Join(dir, "nope") + ": no such file or directory", fs.ErrNotExist},
-		{"directory target", dir, Dtype{'f', 4, '<'}, []int{2}, "it is a directory", nil},
-		{"negative dimension", filepath.Join(dir, "x.npy"), Dtype{'f', 4, '<'}, []int{-1, 2}, "shape (-1, 2) of 4-byte elements is negative or too large", nil},
-		{"overflow", filepath.Join(dir, "x.npy"), Dtype{'f', 8, '<'}, []int{1 << 62, 4}, "is negative or too large", nil},
-		{"33-d", filepath.Join(dir, "x.npy"), Dtype{'f', 8, '<'}, make([]int, 33), "more than 32", nil},
-		{"bad dtype", filepath.Join(dir, "x.npy"), Dtype{'f', 3, '<'}, []int{2}, "unknown dtype '<f3'", ErrUnsupported},
-		{"stdout without writer", "-", Dtype{'f', 4, '<'}, []int{2}, "no standard output", nil},
+		{"directory target", dir, dtype.Dtype{Kind: 'f', Size: 4, Order: '<'}, []int{2}, "it is a directory", nil},
+		{"negative dimension", filepath.Join(dir, "x.npy"), dtype.Dtype{Kind: 'f', Size: 4, Order: '<'}, []int{-1, 2}, "shape (-1, 2) of 4-byte elements is negative or too large", nil},
+		{"overflow", filepath.Join(dir, "x.npy"), dtype.Dtype{Kind: 'f', Size: 8, Order: '<'}, []int{1 << 62, 4}, "is negative or too large", nil},
+		{"33-d", filepath.Join(dir, "x.npy"), dtype.Dtype{Kind: 'f', Size: 8, Order: '<'}, make([]int, 33), "more than 32", nil},
+		{"bad dtype", filepath.Join(dir, "x.npy"), dtype.Dtype{Kind: 'f', Size: 3, Order: '<'}, []int{2}, "unknown dtype '<f3'", ErrUnsupported},
+		{"stdout without writer", "-", dtype.Dtype{Kind: 'f', Size: 4, Order: '<'}, []int{2}, "no standard output", nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -279,7 +281,7 @@ func TestCreateErrors(t *testing.T) {
 func TestCommitRenameFailureKeepsNothing(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "x.npy")
-	o, err := Create(path, nil, Dtype{'u', 1, '|'}, []int{4})
+	o, err := Create(path, nil, dtype.Dtype{Kind: 'u', Size: 1, Order: '|'}, []int{4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -304,7 +306,7 @@ func TestRemoveTemps(t *testing.T) {
 	dir := t.TempDir()
 	var outs []*Output
 	for i := range 4 {
-		o, err := Create(filepath.Join(dir, strings.Repeat("a", i+1)+".npy"), nil, Dtype{'f', 4, '<'}, []int{1000})
+		o, err := Create(filepath.Join(dir, strings.Repeat("a", i+1)+".npy"), nil, dtype.Dtype{Kind: 'f', Size: 4, Order: '<'}, []int{1000})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -342,7 +344,7 @@ func TestRemoveTempsConcurrentWithCreate(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for j := range 20 {
-				o, err := Create(filepath.Join(dir, strings.Repeat("b", i+1)+".npy"), nil, Dtype{'u', 1, '|'}, []int{j})
+				o, err := Create(filepath.Join(dir, strings.Repeat("b", i+1)+".npy"), nil, dtype.Dtype{Kind: 'u', Size: 1, Order: '|'}, []int{j})
 				if err != nil {
 					t.Error(err)
 					return

@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strconv"
 	"unicode/utf8"
+
+	"strider/internal/dtype"
 )
 
 // The .safetensors format (github.com/huggingface/safetensors): an 8-byte
@@ -25,30 +27,30 @@ const MaxSafetensorsHeader = 100_000_000
 
 // safetensorsDtype describes one dtype name of the format.
 type safetensorsDtype struct {
-	size  int   // bytes per element in the file
-	dtype Dtype // as strider reads it
+	size  int         // bytes per element in the file
+	dtype dtype.Dtype // as strider reads it
 	widen func(dst, src []byte)
 	name  string // PyTorch's name, for a dtype NumPy lacks
 }
 
 var safetensorsDtypes = map[string]safetensorsDtype{
-	"BOOL": {1, Dtype{'b', 1, '|'}, nil, ""},
-	"U8":   {1, Dtype{'u', 1, '|'}, nil, ""},
-	"I8":   {1, Dtype{'i', 1, '|'}, nil, ""},
-	"I16":  {2, Dtype{'i', 2, '<'}, nil, ""},
-	"U16":  {2, Dtype{'u', 2, '<'}, nil, ""},
-	"I32":  {4, Dtype{'i', 4, '<'}, nil, ""},
-	"U32":  {4, Dtype{'u', 4, '<'}, nil, ""},
-	"I64":  {8, Dtype{'i', 8, '<'}, nil, ""},
-	"U64":  {8, Dtype{'u', 8, '<'}, nil, ""},
-	"F16":  {2, Dtype{'f', 2, '<'}, nil, ""},
-	"F32":  {4, Dtype{'f', 4, '<'}, nil, ""},
-	"F64":  {8, Dtype{'f', 8, '<'}, nil, ""},
-	"C64":  {8, Dtype{'c', 8, '<'}, nil, ""},
+	"BOOL": {1, dtype.Dtype{Kind: 'b', Size: 1, Order: '|'}, nil, ""},
+	"U8":   {1, dtype.Dtype{Kind: 'u', Size: 1, Order: '|'}, nil, ""},
+	"I8":   {1, dtype.Dtype{Kind: 'i', Size: 1, Order: '|'}, nil, ""},
+	"I16":  {2, dtype.Dtype{Kind: 'i', Size: 2, Order: '<'}, nil, ""},
+	"U16":  {2, dtype.Dtype{Kind: 'u', Size: 2, Order: '<'}, nil, ""},
+	"I32":  {4, dtype.Dtype{Kind: 'i', Size: 4, Order: '<'}, nil, ""},
+	"U32":  {4, dtype.Dtype{Kind: 'u', Size: 4, Order: '<'}, nil, ""},
+	"I64":  {8, dtype.Dtype{Kind: 'i', Size: 8, Order: '<'}, nil, ""},
+	"U64":  {8, dtype.Dtype{Kind: 'u', Size: 8, Order: '<'}, nil, ""},
+	"F16":  {2, dtype.Dtype{Kind: 'f', Size: 2, Order: '<'}, nil, ""},
+	"F32":  {4, dtype.Dtype{Kind: 'f', Size: 4, Order: '<'}, nil, ""},
+	"F64":  {8, dtype.Dtype{Kind: 'f', Size: 8, Order: '<'}, nil, ""},
+	"C64":  {8, dtype.Dtype{Kind: 'c', Size: 8, Order: '<'}, nil, ""},
 	// No NumPy dtype: widened exactly to float32.
-	"BF16":    {2, Dtype{'f', 4, '<'}, widenBF16, "bfloat16"},
-	"F8_E4M3": {1, Dtype{'f', 4, '<'}, widenF8E4M3, "float8_e4m3fn"},
-	"F8_E5M2": {1, Dtype{'f', 4, '<'}, widenF8E5M2, "float8_e5m2"},
+	"BF16":    {2, dtype.Dtype{Kind: 'f', Size: 4, Order: '<'}, widenBF16, "bfloat16"},
+	"F8_E4M3": {1, dtype.Dtype{Kind: 'f', Size: 4, Order: '<'}, widenF8E4M3, "float8_e4m3fn"},
+	"F8_E5M2": {1, dtype.Dtype{Kind: 'f', Size: 4, Order: '<'}, widenF8E5M2, "float8_e5m2"},
 }
 
 // parseSafetensors indexes a whole .safetensors file.

@@ -8,6 +8,8 @@ import (
 	"math/bits"
 	"strconv"
 	"strings"
+
+	"strider/internal/dtype"
 )
 
 // torch.save files of PyTorch >= 1.6: a zip archive (members stored, not
@@ -21,31 +23,31 @@ import (
 
 // torchDtype describes a storage class.
 type torchDtype struct {
-	size  int   // bytes per element in the file; 0: not read
-	dtype Dtype // as strider reads it
+	size  int         // bytes per element in the file; 0: not read
+	dtype dtype.Dtype // as strider reads it
 	widen func(dst, src []byte)
 	name  string // PyTorch's dtype name
 }
 
 // torchStorageTypes are the storage classes torch.load admits, by name.
 var torchStorageTypes = map[string]torchDtype{
-	"BoolStorage":          {1, Dtype{'b', 1, '|'}, nil, "bool"},
-	"ByteStorage":          {1, Dtype{'u', 1, '|'}, nil, "uint8"},
-	"CharStorage":          {1, Dtype{'i', 1, '|'}, nil, "int8"},
-	"ShortStorage":         {2, Dtype{'i', 2, '<'}, nil, "int16"},
-	"IntStorage":           {4, Dtype{'i', 4, '<'}, nil, "int32"},
-	"LongStorage":          {8, Dtype{'i', 8, '<'}, nil, "int64"},
-	"UInt16Storage":        {2, Dtype{'u', 2, '<'}, nil, "uint16"},
-	"UInt32Storage":        {4, Dtype{'u', 4, '<'}, nil, "uint32"},
-	"UInt64Storage":        {8, Dtype{'u', 8, '<'}, nil, "uint64"},
-	"HalfStorage":          {2, Dtype{'f', 2, '<'}, nil, "float16"},
-	"FloatStorage":         {4, Dtype{'f', 4, '<'}, nil, "float32"},
-	"DoubleStorage":        {8, Dtype{'f', 8, '<'}, nil, "float64"},
-	"ComplexFloatStorage":  {8, Dtype{'c', 8, '<'}, nil, "complex64"},
-	"ComplexDoubleStorage": {16, Dtype{'c', 16, '<'}, nil, "complex128"},
-	"BFloat16Storage":      {2, Dtype{'f', 4, '<'}, widenBF16, "bfloat16"},
-	"Float8_e4m3fnStorage": {1, Dtype{'f', 4, '<'}, widenF8E4M3, "float8_e4m3fn"},
-	"Float8_e5m2Storage":   {1, Dtype{'f', 4, '<'}, widenF8E5M2, "float8_e5m2"},
+	"BoolStorage":          {1, dtype.Dtype{Kind: 'b', Size: 1, Order: '|'}, nil, "bool"},
+	"ByteStorage":          {1, dtype.Dtype{Kind: 'u', Size: 1, Order: '|'}, nil, "uint8"},
+	"CharStorage":          {1, dtype.Dtype{Kind: 'i', Size: 1, Order: '|'}, nil, "int8"},
+	"ShortStorage":         {2, dtype.Dtype{Kind: 'i', Size: 2, Order: '<'}, nil, "int16"},
+	"IntStorage":           {4, dtype.Dtype{Kind: 'i', Size: 4, Order: '<'}, nil, "int32"},
+	"LongStorage":          {8, dtype.Dtype{Kind: 'i', Size: 8, Order: '<'}, nil, "int64"},
+	"UInt16Storage":        {2, dtype.Dtype{Kind: 'u', Size: 2, Order: '<'}, nil, "uint16"},
+	"UInt32Storage":        {4, dtype.Dtype{Kind: 'u', Size: 4, Order: '<'}, nil, "uint32"},
+	"UInt64Storage":        {8, dtype.Dtype{Kind: 'u', Size: 8, Order: '<'}, nil, "uint64"},
+	"HalfStorage":          {2, dtype.Dtype{Kind: 'f', Size: 2, Order: '<'}, nil, "float16"},
+	"FloatStorage":         {4, dtype.Dtype{Kind: 'f', Size: 4, Order: '<'}, nil, "float32"},
+	"DoubleStorage":        {8, dtype.Dtype{Kind: 'f', Size: 8, Order: '<'}, nil, "float64"},
+	"ComplexFloatStorage":  {8, dtype.Dtype{Kind: 'c', Size: 8, Order: '<'}, nil, "complex64"},
+	"ComplexDoubleStorage": {16, dtype.Dtype{Kind: 'c', Size: 16, Order: '<'}, nil, "complex128"},
+	"BFloat16Storage":      {2, dtype.Dtype{Kind: 'f', Size: 4, Order: '<'}, widenBF16, "bfloat16"},
+	"Float8_e4m3fnStorage": {1, dtype.Dtype{Kind: 'f', Size: 4, Order: '<'}, widenF8E4M3, "float8_e4m3fn"},
+	"Float8_e5m2Storage":   {1, dtype.Dtype{Kind: 'f', Size: 4, Order: '<'}, widenF8E5M2, "float8_e5m2"},
 	// Admitted by torch.load, refused here by name.
 	"ComplexHalfStorage":      {name: "complex32"},
 	"QInt8Storage":            {name: "qint8"},

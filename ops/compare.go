@@ -10,6 +10,8 @@ import (
 	"math/cmplx"
 	"strconv"
 	"strings"
+
+	"strider/internal/dtype"
 )
 
 // Tolerance is numpy.testing.assert_allclose's: elements are close when
@@ -97,7 +99,7 @@ const (
 	compareComplex                    // complex128
 )
 
-func compareKindOf(a, d ElemFormat) compareKind {
+func compareKindOf(a, d dtype.Dtype) compareKind {
 	isInt := func(k byte) bool { return k == 'b' || k == 'i' || k == 'u' }
 	switch {
 	case isInt(a.Kind) && isInt(d.Kind):
@@ -144,16 +146,13 @@ func BroadcastTo(v View, shape []int) (View, error) {
 // float64 or complex128 (complex by the magnitude of the difference).
 // Infinities equal only the same infinity. The work is split among threads
 // in chunks of the C-order index.
-func AllClose(actual View, fa ElemFormat, desired View, fd ElemFormat, tol Tolerance, opt Options) (Comparison, error) {
+func AllClose(actual View, fa dtype.Dtype, desired View, fd dtype.Dtype, tol Tolerance, opt Options) (Comparison, error) {
 	for _, c := range []struct {
 		v View
-		f ElemFormat
+		f dtype.Dtype
 	}{{actual, fa}, {desired, fd}} {
-		if err := c.f.Check(); err != nil {
+		if err := c.f.CheckElem(c.v.Elem); err != nil {
 			return Comparison{}, err
-		}
-		if c.f.Size != c.v.Elem {
-			return Comparison{}, fmt.Errorf("a %d-byte format for %d-byte elements", c.f.Size, c.v.Elem)
 		}
 		if err := c.v.Check(); err != nil {
 			return Comparison{}, err
@@ -259,7 +258,7 @@ const compareBatch = 512
 // compareBuffers holds decoded runs of both arrays and the decoders that
 // fill them.
 type compareBuffers struct {
-	fa, fd       ElemFormat
+	fa, fd       dtype.Dtype
 	fx, fy       []float64 // compareFloat
 	ix, iy       []int64   // compareInt, when both formats fit an int64
 	zx, zy       []complex128
@@ -268,7 +267,7 @@ type compareBuffers struct {
 	idecA, idecD intDecoder
 }
 
-func newCompareBuffers(kind compareKind, fa, fd ElemFormat) *compareBuffers {
+func newCompareBuffers(kind compareKind, fa, fd dtype.Dtype) *compareBuffers {
 	b := &compareBuffers{fa: fa, fd: fd}
 	switch kind {
 	case compareFloat:
@@ -339,7 +338,7 @@ func (b *compareBuffers) compare(st *compareChunk, tol Tolerance, i, m int) {
 }
 
 // fitsInt64 reports whether every value of an integer format is an int64.
-func fitsInt64(f ElemFormat) bool { return !(f.Kind == 'u' && f.Size == 8) }
+func fitsInt64(f dtype.Dtype) bool { return !(f.Kind == 'u' && f.Size == 8) }
 
 // floatDecoder decodes len(dst) elements at b[off], b[off+step], ... as
 // float64s; intDecoder as int64s.
@@ -348,8 +347,8 @@ type (
 	intDecoder   func(dst []int64, b []byte, off, step int)
 )
 
-func newFloatDecoder(f ElemFormat) floatDecoder {
-	be := f.BigEndian
+func newFloatDecoder(f dtype.Dtype) floatDecoder {
+	be := f.BigEndian()
 	switch {
 	case f.Kind == 'f' && f.Size == 8:
 		return func(dst []float64, b []byte, off, step int) {
@@ -378,7 +377,7 @@ func newFloatDecoder(f ElemFormat) floatDecoder {
 				if be {
 					u = bits.ReverseBytes16(u)
 				}
-				dst[k] = HalfToFloat64(u)
+				dst[k] = dtype.HalfToFloat64(u)
 			}
 		}
 	case fitsInt64(f):
@@ -401,8 +400,8 @@ func newFloatDecoder(f ElemFormat) floatDecoder {
 	}
 }
 
-func newIntDecoder(f ElemFormat) intDecoder {
-	o := f.order()
+func newIntDecoder(f dtype.Dtype) intDecoder {
+	o := f.ByteOrder()
 	switch {
 	case f.Kind == 'b':
 		return func(dst []int64, b []byte, off, step int) {
@@ -603,7 +602,7 @@ func (st *compareChunk) classify(nan, inf bool) {
 // elements, computed as AllClose computes it (exactly for integers, in
 // float64 or complex128 otherwise), and the relative difference
 // |actual - desired| / |desired| (+Inf, or NaN, when desired is zero).
-func ElemDiff(a []byte, fa ElemFormat, d []byte, fd ElemFormat) (Diff, float64) {
+func ElemDiff(a []byte, fa dtype.Dtype, d []byte, fd dtype.Dtype) (Diff, float64) {
 	switch compareKindOf(fa, fd) {
 	case compareInt:
 		an, am := fa.Int(a)
@@ -870,7 +869,7 @@ func contiguousBytes(v View) ([]byte, bool) {
 // FormatElem writes one element as NumPy's repr of the scalar does:
 // True/False, integers exactly, floats with the shortest digits that
 // round-trip in their own precision, complex as (re+imj).
-func FormatElem(b []byte, f ElemFormat) string {
+func FormatElem(b []byte, f dtype.Dtype) string {
 	switch f.Kind {
 	case 'b':
 		if _, m := f.Int(b); m != 0 {

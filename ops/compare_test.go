@@ -8,6 +8,8 @@ import (
 	"math/cmplx"
 	"math/rand"
 	"testing"
+
+	"strider/internal/dtype"
 )
 
 func TestCompareHalfToFloat64(t *testing.T) {
@@ -28,7 +30,7 @@ func TestCompareHalfToFloat64(t *testing.T) {
 		default:
 			want = sign * (1 + float64(m)/1024) * math.Pow(2, float64(e-15))
 		}
-		got := HalfToFloat64(uint16(h))
+		got := dtype.HalfToFloat64(uint16(h))
 		if math.IsNaN(want) {
 			if !math.IsNaN(got) || math.Float64bits(got)>>42&0x3ff != uint64(m) {
 				t.Fatalf("%#04x: %v (payload %#x), want NaN with payload %#x", h, got, math.Float64bits(got)>>42&0x3ff, m)
@@ -69,10 +71,10 @@ func TestCompareDecode(t *testing.T) {
 				shift := 64 - 8*uint(size)
 				su := u << shift >> shift
 				ss := int64(u<<shift) >> shift
-				if neg, m := (ElemFormat{'u', size, bigEnd}).Int(b); neg || m != su {
+				if neg, m := (dtype.Dtype{Kind: 'u', Size: size, Order: endian(bigEnd)}).Int(b); neg || m != su {
 					t.Fatalf("u%d %x: %v %d, want %d", size, b, neg, m, su)
 				}
-				neg, m := (ElemFormat{'i', size, bigEnd}).Int(b)
+				neg, m := (dtype.Dtype{Kind: 'i', Size: size, Order: endian(bigEnd)}).Int(b)
 				got := new(big.Int).SetUint64(m)
 				if neg {
 					got.Neg(got)
@@ -80,7 +82,7 @@ func TestCompareDecode(t *testing.T) {
 				if got.Cmp(new(big.Int).SetInt64(ss)) != 0 {
 					t.Fatalf("i%d %x: %v, want %d", size, b, got, ss)
 				}
-				if f := (ElemFormat{'i', size, bigEnd}).Float(b); f != float64(ss) {
+				if f := (dtype.Dtype{Kind: 'i', Size: size, Order: endian(bigEnd)}).Float(b); f != float64(ss) {
 					t.Fatalf("i%d %x: float %v, want %v", size, b, f, float64(ss))
 				}
 			}
@@ -91,13 +93,13 @@ func TestCompareDecode(t *testing.T) {
 			o.PutUint32(b4, math.Float32bits(float32(x)))
 			o.PutUint64(b8, math.Float64bits(x))
 			o.PutUint64(b8[8:], math.Float64bits(-x))
-			if got := (ElemFormat{'f', 4, bigEnd}).Float(b4); got != float64(float32(x)) {
+			if got := (dtype.Dtype{Kind: 'f', Size: 4, Order: endian(bigEnd)}).Float(b4); got != float64(float32(x)) {
 				t.Fatalf("f4: %v, want %v", got, float32(x))
 			}
-			if got := (ElemFormat{'f', 8, bigEnd}).Float(b8); got != x {
+			if got := (dtype.Dtype{Kind: 'f', Size: 8, Order: endian(bigEnd)}).Float(b8); got != x {
 				t.Fatalf("f8: %v, want %v", got, x)
 			}
-			if got := (ElemFormat{'c', 16, bigEnd}).Complex(b8); got != complex(x, -x) {
+			if got := (dtype.Dtype{Kind: 'c', Size: 16, Order: endian(bigEnd)}).Complex(b8); got != complex(x, -x) {
 				t.Fatalf("c16: %v, want %v", got, complex(x, -x))
 			}
 		}
@@ -136,7 +138,7 @@ func TestCompareFormatFloat(t *testing.T) {
 		{16777216, 32, "16777216.", "16777216.0"},
 		{65504, 16, "65500.", "65500.0"},
 		{0.0999755859375, 16, "0.1", "0.1"},
-		{HalfToFloat64(1), 16, "6.e-08", "6e-08"},
+		{dtype.HalfToFloat64(1), 16, "6.e-08", "6e-08"},
 		{math.NaN(), 64, "nan", "nan"},
 		{math.Inf(-1), 64, "-inf", "-inf"},
 	}
@@ -159,7 +161,7 @@ func TestCompareFormatFloat(t *testing.T) {
 		b := make([]byte, 16)
 		binary.LittleEndian.PutUint64(b, math.Float64bits(real(c.z)))
 		binary.LittleEndian.PutUint64(b[8:], math.Float64bits(imag(c.z)))
-		if got := FormatElem(b, ElemFormat{'c', 16, false}); got != c.want {
+		if got := FormatElem(b, dtype.Dtype{Kind: 'c', Size: 16}); got != c.want {
 			t.Errorf("complex %v = %q, want %q", c.z, got, c.want)
 		}
 	}
@@ -167,10 +169,10 @@ func TestCompareFormatFloat(t *testing.T) {
 
 // encode writes values (float64, complex128, int64 or uint64 as the format
 // needs) into a contiguous array of format f.
-func encode(f ElemFormat, vals []any) []byte {
+func encode(f dtype.Dtype, vals []any) []byte {
 	out := make([]byte, len(vals)*f.Size)
 	var o binary.ByteOrder = binary.LittleEndian
-	if f.BigEndian {
+	if f.BigEndian() {
 		o = binary.BigEndian
 	}
 	put := func(b []byte, size int, u uint64) {
@@ -239,7 +241,7 @@ var halfMemo = map[float64]uint16{}
 func float64ToHalfSearch(x float64) uint16 {
 	best, bestErr := uint16(0), math.Inf(1)
 	for h := 0; h < 1<<16; h++ {
-		v := HalfToFloat64(uint16(h))
+		v := dtype.HalfToFloat64(uint16(h))
 		if math.IsNaN(v) || math.Signbit(v) != math.Signbit(x) {
 			continue
 		}
@@ -251,20 +253,20 @@ func float64ToHalfSearch(x float64) uint16 {
 }
 
 func TestCompareNumPy(t *testing.T) {
-	f8 := ElemFormat{'f', 8, false}
-	f4 := ElemFormat{'f', 4, false}
-	u1 := ElemFormat{'u', 1, false}
-	i8 := ElemFormat{'i', 8, false}
-	u8 := ElemFormat{'u', 8, false}
-	c16 := ElemFormat{'c', 16, false}
-	b1 := ElemFormat{'b', 1, false}
+	f8 := dtype.Dtype{Kind: 'f', Size: 8}
+	f4 := dtype.Dtype{Kind: 'f', Size: 4}
+	u1 := dtype.Dtype{Kind: 'u', Size: 1}
+	i8 := dtype.Dtype{Kind: 'i', Size: 8}
+	u8 := dtype.Dtype{Kind: 'u', Size: 8}
+	c16 := dtype.Dtype{Kind: 'c', Size: 16}
+	b1 := dtype.Dtype{Kind: 'b', Size: 1}
 	nan, inf := math.NaN(), math.Inf(1)
 	def := Tolerance{RTol: 1e-7, EqualNaN: true}
 	cases := []struct {
 		name     string
-		fa       ElemFormat
+		fa       dtype.Dtype
 		a        []any
-		fd       ElemFormat
+		fd       dtype.Dtype
 		d        []any
 		tol      Tolerance
 		mismatch int
@@ -310,10 +312,10 @@ func TestCompareNumPy(t *testing.T) {
 
 // naiveClose is the oracle for one element pair: assert_allclose's rules
 // in big.Float arithmetic for integers, float64 or complex128 otherwise.
-func naiveClose(fa ElemFormat, ea []byte, fd ElemFormat, ed []byte, tol Tolerance) bool {
+func naiveClose(fa dtype.Dtype, ea []byte, fd dtype.Dtype, ed []byte, tol Tolerance) bool {
 	isInt := func(k byte) bool { return k == 'b' || k == 'i' || k == 'u' }
 	if isInt(fa.Kind) && isInt(fd.Kind) {
-		val := func(f ElemFormat, b []byte) *big.Float {
+		val := func(f dtype.Dtype, b []byte) *big.Float {
 			neg, m := f.Int(b)
 			v := new(big.Float).SetPrec(200).SetUint64(m)
 			if neg {
@@ -345,24 +347,24 @@ func naiveClose(fa ElemFormat, ea []byte, fd ElemFormat, ed []byte, tol Toleranc
 	return cmplx.Abs(x-y) <= tol.ATol+tol.RTol*cmplx.Abs(y)
 }
 
-var allFormats = func() []ElemFormat {
-	var fs []ElemFormat
+var allFormats = func() []dtype.Dtype {
+	var fs []dtype.Dtype
 	for _, be := range []bool{false, true} {
-		fs = append(fs, ElemFormat{'b', 1, false}, ElemFormat{'i', 1, false}, ElemFormat{'u', 1, false})
+		fs = append(fs, dtype.Dtype{Kind: 'b', Size: 1}, dtype.Dtype{Kind: 'i', Size: 1}, dtype.Dtype{Kind: 'u', Size: 1})
 		for _, s := range []int{2, 4, 8} {
-			fs = append(fs, ElemFormat{'i', s, be}, ElemFormat{'u', s, be})
+			fs = append(fs, dtype.Dtype{Kind: 'i', Size: s, Order: endian(be)}, dtype.Dtype{Kind: 'u', Size: s, Order: endian(be)})
 		}
 		for _, s := range []int{2, 4, 8} {
-			fs = append(fs, ElemFormat{'f', s, be})
+			fs = append(fs, dtype.Dtype{Kind: 'f', Size: s, Order: endian(be)})
 		}
-		fs = append(fs, ElemFormat{'c', 8, be}, ElemFormat{'c', 16, be})
+		fs = append(fs, dtype.Dtype{Kind: 'c', Size: 8, Order: endian(be)}, dtype.Dtype{Kind: 'c', Size: 16, Order: endian(be)})
 	}
 	return fs
 }()
 
 // randomBytes fills an array of format f with values that collide often:
 // small integers, extremes, NaN, infinities and close floats.
-func randomBytes(r *rand.Rand, f ElemFormat, n int) []byte {
+func randomBytes(r *rand.Rand, f dtype.Dtype, n int) []byte {
 	b := make([]byte, n*f.Size)
 	for i := 0; i < n; i++ {
 		e := b[i*f.Size : (i+1)*f.Size]
@@ -424,7 +426,7 @@ func TestCompareOracle(t *testing.T) {
 			d = fv
 		}
 		tol := Tolerance{RTol: []float64{1e-7, 0, 0.1}[r.Intn(3)], ATol: []float64{0, 1e-8, 1}[r.Intn(3)], EqualNaN: r.Intn(2) == 0, Show: r.Intn(12)}
-		name := fmt.Sprintf("%d/%c%d%v-%c%d%v/%+v", c, fa.Kind, fa.Size, fa.BigEndian, fd.Kind, fd.Size, fd.BigEndian, tol)
+		name := fmt.Sprintf("%d/%c%d%v-%c%d%v/%+v", c, fa.Kind, fa.Size, fa.BigEndian(), fd.Kind, fd.Size, fd.BigEndian(), tol)
 		t.Run(name, func(t *testing.T) {
 			res, err := AllClose(a, fa, d, fd, tol, Options{Threads: 1 + r.Intn(3)})
 			if err != nil {
@@ -471,7 +473,7 @@ func TestCompareOracle(t *testing.T) {
 func TestCompareThreads(t *testing.T) {
 	// Above the parallel threshold, threads must not change the result.
 	r := rand.New(rand.NewSource(4))
-	f := ElemFormat{'f', 8, false}
+	f := dtype.Dtype{Kind: 'f', Size: 8}
 	shape := []int{300, 257}
 	a := Contiguous(8, shape, randomBytes(r, f, Count(shape)))
 	d := Contiguous(8, shape, randomBytes(r, f, Count(shape)))
@@ -492,7 +494,7 @@ func TestCompareThreads(t *testing.T) {
 }
 
 func TestCompareBroadcastTo(t *testing.T) {
-	s := Contiguous(8, []int{}, encode(ElemFormat{'f', 8, false}, []any{2.0}))
+	s := Contiguous(8, []int{}, encode(dtype.Dtype{Kind: 'f', Size: 8}, []any{2.0}))
 	v, err := BroadcastTo(s, []int{2, 3})
 	if err != nil || fmt.Sprint(v.Shape, v.Strides) != "[2 3] [0 0]" {
 		t.Fatalf("%v %v %v", v.Shape, v.Strides, err)
@@ -587,7 +589,7 @@ func BenchmarkCompareExact(b *testing.B) {
 func BenchmarkCompareAllClose(b *testing.B) {
 	shape := []int{1024, 1024}
 	n := Count(shape)
-	f := ElemFormat{'f', 4, false}
+	f := dtype.Dtype{Kind: 'f', Size: 4}
 	data := make([]byte, n*4)
 	for i := 0; i < n; i++ {
 		binary.LittleEndian.PutUint32(data[4*i:], math.Float32bits(float32(i)))

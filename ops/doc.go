@@ -27,6 +27,14 @@
 // index and carries into earlier ones, one element at a time. Every fast path
 // is tested against it.
 //
+// # Dtypes
+//
+// Data movement knows only element sizes. The operations that read values
+// (Sort, Stats, AllClose, Indices, the text readers and writers) take the
+// elements' dtype.Dtype from package internal/dtype, check it against the
+// view's element size with CheckElem, and decode elements with its methods;
+// Sort's Order says only in which order (direction, where NaNs go).
+//
 // # Threads
 //
 // Work is split into chunks of the planner's outer loop. Each chunk finds its

@@ -1,5 +1,7 @@
 package ops
 
+import "strider/internal/dtype"
+
 // This file exposes the CPU planner's decisions to package cuda, so the GPU
 // kernels index exactly as the CPU ones do: the same axis merging, the same
 // divisor magic numbers, the same triangle layout, the same sort keys and the
@@ -56,19 +58,19 @@ type SortKeys struct {
 	ClassR, ClassN, NaNNaN, PartOne uint64 // complex: NaN classes and a part's all-ones
 }
 
-// SortKeysFor returns the key transform Sort uses for ord and elem-byte
-// elements; it fails where Sort would.
-func SortKeysFor(ord Order, elem int) (SortKeys, error) {
-	if err := checkKind(ord.Kind, elem); err != nil {
+// SortKeysFor returns the key transform Sort uses for dtype d and ord; it
+// fails where Sort would.
+func SortKeysFor(d dtype.Dtype, ord Order) (SortKeys, error) {
+	if err := d.Check(); err != nil {
 		return SortKeys{}, err
 	}
-	if ord.Kind == 'c' {
-		c := newComplexCodec(elem/2, ord)
+	if d.Kind == 'c' {
+		c := newComplexCodec(d, ord)
 		p := c.part
 		return SortKeys{Complex: true, Bits: p.bits, Swap: c.swap, Float: true, Sign: p.sign, Neg: p.neg,
 			Desc: c.desc, Abs: p.abs, Inf: p.inf, ClassR: c.classR, ClassN: c.classN, NaNNaN: c.nanNan, PartOne: c.ones}, nil
 	}
-	c := newCodec(ord.Kind, elem, ord)
+	c := newCodec(d, ord)
 	return SortKeys{Bits: c.bits, Swap: c.swap, Float: c.float, Sign: c.sign, Neg: c.neg, Desc: c.desc,
 		Abs: c.abs, Inf: c.inf, ZeroKey: c.zeroKey, NaNKey: c.nanKey}, nil
 }

@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"strider/internal/dtype"
 )
 
 // elemAt is the byte slice of v's element at multi-index i.
@@ -250,12 +252,12 @@ func TestIndices(t *testing.T) {
 		}
 		return Contiguous(8, []int{len(vals)}, b)
 	}
-	i8 := ElemFormat{Kind: 'i', Size: 8}
-	u8 := ElemFormat{Kind: 'u', Size: 8}
+	i8 := dtype.Dtype{Kind: 'i', Size: 8}
+	u8 := dtype.Dtype{Kind: 'u', Size: 8}
 	cases := []struct {
 		name string
 		v    View
-		f    ElemFormat
+		f    dtype.Dtype
 		n    int
 		mode Mode
 		want []int
@@ -271,8 +273,8 @@ func TestIndices(t *testing.T) {
 		{"uint64 huge clip", le(-1), u8, 5, Clip, []int{4}, ""},
 		{"empty axis", le(0), i8, 0, Clip, nil, "non-empty take from an empty axis"},
 		{"empty index, empty axis", le(), i8, 0, Raise, []int{}, ""},
-		{"int8 sign", Contiguous(1, []int{2}, []byte{0xff, 0x80}), ElemFormat{Kind: 'i', Size: 1}, 200, Raise, []int{199, 72}, ""},
-		{"uint16 big endian", Contiguous(2, []int{1}, []byte{0x01, 0x02}), ElemFormat{Kind: 'u', Size: 2, BigEndian: true}, 1000, Raise, []int{258}, ""},
+		{"int8 sign", Contiguous(1, []int{2}, []byte{0xff, 0x80}), dtype.Dtype{Kind: 'i', Size: 1}, 200, Raise, []int{199, 72}, ""},
+		{"uint16 big endian", Contiguous(2, []int{1}, []byte{0x01, 0x02}), dtype.Dtype{Kind: 'u', Size: 2, Order: '>'}, 1000, Raise, []int{258}, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

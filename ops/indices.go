@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"strider/internal/dtype"
 )
 
 // Mode is what happens to an index outside [-n, n).
@@ -53,8 +55,8 @@ func (e *IndexError) Error() string {
 // axis of size n with mode: the result
 // holds C-order indices in [0, n). axis is only for the error message. With
 // n == 0 any index is an error (NumPy: a non-empty take from an empty axis).
-func Indices(idx View, f ElemFormat, n, axis int, mode Mode) ([]int, error) {
-	if err := f.Check(); err != nil || f.Size != idx.Elem || (f.Kind != 'i' && f.Kind != 'u') {
+func Indices(idx View, f dtype.Dtype, n, axis int, mode Mode) ([]int, error) {
+	if err := f.CheckElem(idx.Elem); err != nil || (f.Kind != 'i' && f.Kind != 'u') {
 		return nil, fmt.Errorf("indices must be integers, not kind %q with %d-byte elements", f.Kind, idx.Elem)
 	}
 	count := idx.Count()

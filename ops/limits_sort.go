@@ -1,6 +1,10 @@
 package ops
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"strider/internal/dtype"
+)
 
 // SortScratch estimates the most heap memory, in bytes, that Sort takes
 // for its scratch buffers beyond the destinations it is given: each worker
@@ -11,7 +15,8 @@ import "math/bits"
 // for the machine fails up front rather than under the out-of-memory
 // killer. withIdx is whether indices are written; elem and kind are the
 // element's size and dtype kind ('c' for complex).
-func SortScratch(shape []int, axis, elem int, kind byte, withIdx bool, opt Options) int64 {
+func SortScratch(shape []int, axis int, d dtype.Dtype, withIdx bool, opt Options) int64 {
+	elem := d.Size
 	if axis < 0 || axis >= len(shape) {
 		return 0
 	}
@@ -26,7 +31,7 @@ func SortScratch(shape []int, axis, elem int, kind byte, withIdx bool, opt Optio
 	strips := count / n
 	var perElem int64
 	switch {
-	case kind == 'c':
+	case d.Kind == 'c':
 		perElem = 2*16 + 8 // two record buffers, the high halves of complex128 keys
 	case withIdx && elem*8+bits.Len64(uint64(n-1)) <= packLimit:
 		perElem = 2 * 8 // two buffers of words: key and position packed in one

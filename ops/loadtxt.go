@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unsafe"
+
+	"strider/internal/dtype"
 )
 
 // LoadTxt holds np.loadtxt's options.
@@ -56,7 +58,7 @@ type textChunk struct {
 // "\n", "\r\n" or "\r" (files are read with universal newlines). Empty
 // input (no data rows) is an error, as is a ragged row or a field that
 // does not parse, naming its line and column.
-func (o LoadTxt) Load(text []byte, f ElemFormat, opt Options) ([][]byte, []int, error) {
+func (o LoadTxt) Load(text []byte, f dtype.Dtype, opt Options) ([][]byte, []int, error) {
 	if err := f.Check(); err != nil {
 		return nil, nil, err
 	}
@@ -300,8 +302,8 @@ func (o LoadTxt) split(fields [][]byte, l []byte) [][]byte {
 type fieldFunc func(dst, field []byte) ([]byte, error)
 
 // fieldParser returns the parser of fields into elements of format f.
-func fieldParser(f ElemFormat) (fieldFunc, error) {
-	name := f.numpyName()
+func fieldParser(f dtype.Dtype) (fieldFunc, error) {
+	name := f.Name()
 	bad := func(field []byte) error {
 		return fmt.Errorf("could not convert string %s to %s", pyQuote(field), name)
 	}
@@ -322,7 +324,7 @@ func fieldParser(f ElemFormat) (fieldFunc, error) {
 			return put(dst, math.Float64bits(x)), nil
 		}, nil
 	case 'c':
-		half := ElemFormat{Kind: 'f', Size: f.Size / 2, BigEndian: f.BigEndian}
+		half := f.Part()
 		return func(dst, field []byte) ([]byte, error) {
 			re, im, ok := parseComplex(field)
 			if !ok {
@@ -375,20 +377,20 @@ func fieldParser(f ElemFormat) (fieldFunc, error) {
 }
 
 // appendFloatBits appends the low f.Size bytes of u in f's byte order.
-func appendFloatBits(dst []byte, u uint64, f ElemFormat) []byte {
+func appendFloatBits(dst []byte, u uint64, f dtype.Dtype) []byte {
 	// Concrete byte orders, so the appends inline.
 	switch {
 	case f.Size == 1:
 		return append(dst, byte(u))
-	case f.Size == 8 && !f.BigEndian:
+	case f.Size == 8 && !f.BigEndian():
 		return binary.LittleEndian.AppendUint64(dst, u)
 	case f.Size == 8:
 		return binary.BigEndian.AppendUint64(dst, u)
-	case f.Size == 4 && !f.BigEndian:
+	case f.Size == 4 && !f.BigEndian():
 		return binary.LittleEndian.AppendUint32(dst, uint32(u))
 	case f.Size == 4:
 		return binary.BigEndian.AppendUint32(dst, uint32(u))
-	case !f.BigEndian:
+	case !f.BigEndian():
 		return binary.LittleEndian.AppendUint16(dst, uint16(u))
 	}
 	return binary.BigEndian.AppendUint16(dst, uint16(u))
@@ -606,7 +608,7 @@ func pyQuote(b []byte) string {
 // np.array(json.loads(text), dtype) does for rectangular lists: bools are
 // 0 and 1, integers exact (out of the dtype's range is an error), floats
 // into an integer dtype truncated. Complex dtypes take real numbers.
-func LoadJSON(text []byte, f ElemFormat) ([]byte, []int, error) {
+func LoadJSON(text []byte, f dtype.Dtype) ([]byte, []int, error) {
 	if err := f.Check(); err != nil {
 		return nil, nil, err
 	}
@@ -629,7 +631,7 @@ func LoadJSON(text []byte, f ElemFormat) ([]byte, []int, error) {
 type jsonParser struct {
 	text []byte
 	i    int
-	f    ElemFormat
+	f    dtype.Dtype
 	out  []byte
 }
 
@@ -745,7 +747,7 @@ func (p *jsonParser) number() error {
 	case 'f', 'c':
 		half := f
 		if f.Kind == 'c' {
-			half = ElemFormat{Kind: 'f', Size: f.Size / 2, BigEndian: f.BigEndian}
+			half = f.Part()
 		}
 		for part, v := range []float64{x, 0} {
 			if part == 1 && f.Kind != 'c' {
@@ -788,7 +790,7 @@ func (p *jsonParser) number() error {
 	}
 	if !inRange || neg && mag > 1<<63 || !neg && mag > math.MaxInt64 && !(f.Kind == 'u' && f.Size == 8) {
 		p.i = start
-		return p.errorf("Python int %s too large to convert to C long (for %s)", tok, f.numpyName())
+		return p.errorf("Python int %s too large to convert to C long (for %s)", tok, f.Name())
 	}
 	u := mag
 	if neg {

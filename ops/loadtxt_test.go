@@ -6,10 +6,12 @@ import (
 	"errors"
 	"math"
 	"testing"
+
+	"strider/internal/dtype"
 )
 
 func TestLoadTxtShapes(t *testing.T) {
-	f8 := ElemFormat{Kind: 'f', Size: 8}
+	f8 := dtype.Dtype{Kind: 'f', Size: 8}
 	for _, c := range []struct {
 		text  string
 		opt   LoadTxt
@@ -74,7 +76,7 @@ func TestCastFloatX86(t *testing.T) {
 
 func TestFloat64ToHalfBits(t *testing.T) {
 	for h := 0; h < 1<<16; h++ {
-		x := HalfToFloat64(uint16(h))
+		x := dtype.HalfToFloat64(uint16(h))
 		if x != x {
 			continue
 		}
@@ -96,7 +98,7 @@ func FuzzFromText(f *testing.F) {
 		if _, ok := parsePyFloat(text); ok != floatSyntax(trimTextSpace(text)) {
 			t.Fatalf("%q: strconv and Python's grammar disagree", text)
 		}
-		formats := []ElemFormat{{'f', 8, false}, {'f', 4, true}, {'f', 2, false}, {'i', 1, false}, {'u', 8, true}, {'b', 1, false}, {'c', 16, false}, {'i', 4, false}}
+		formats := []dtype.Dtype{{Kind: 'f', Size: 8}, {Kind: 'f', Size: 4, Order: '>'}, {Kind: 'f', Size: 2}, {Kind: 'i', Size: 1}, {Kind: 'u', Size: 8, Order: '>'}, {Kind: 'b', Size: 1}, {Kind: 'c', Size: 16}, {Kind: 'i', Size: 4}}
 		fm := formats[int(pick)%len(formats)]
 		o := LoadTxt{Delimiter: delim, Comments: "#", SkipRows: int(pick % 3), NDMin: int(pick/3) % 3}
 		if pick%5 == 0 {

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"strider/internal/dtype"
 )
 
 // SaveTxt holds np.savetxt's options.
@@ -26,8 +28,8 @@ type SaveTxt struct {
 // later rows could still fail (%d of a float that may be NaN) is first
 // run over every row without writing, so a failure never leaves part of
 // the text behind.
-func (o SaveTxt) Write(w io.Writer, v View, f ElemFormat, opt Options) error {
-	if err := f.Check(); err != nil {
+func (o SaveTxt) Write(w io.Writer, v View, f dtype.Dtype, opt Options) error {
+	if err := f.CheckElem(v.Elem); err != nil {
 		return err
 	}
 	if err := v.Check(); err != nil {
@@ -104,7 +106,7 @@ func (o SaveTxt) Write(w io.Writer, v View, f ElemFormat, opt Options) error {
 		})
 		for _, e := range errs {
 			if e != nil {
-				return fmt.Errorf("Mismatch between array dtype (%s) and format specifier (%s): %w", f.numpyName(), rowFmt, e)
+				return fmt.Errorf("Mismatch between array dtype (%s) and format specifier (%s): %w", f.Name(), rowFmt, e)
 			}
 		}
 		return nil
@@ -137,7 +139,7 @@ func (o SaveTxt) Write(w io.Writer, v View, f ElemFormat, opt Options) error {
 
 // appendPyValues appends the %-format arguments of one element: one, or
 // the real and imaginary parts of a complex number.
-func appendPyValues(args []PyValue, b []byte, f ElemFormat) []PyValue {
+func appendPyValues(args []PyValue, b []byte, f dtype.Dtype) []PyValue {
 	switch f.Kind {
 	case 'b', 'i', 'u':
 		neg, mag := f.Int(b)
@@ -154,27 +156,11 @@ func appendPyValues(args []PyValue, b []byte, f ElemFormat) []PyValue {
 	return append(args, PyValue{Kind: 'f', F: real(z), BitSize: bits}, PyValue{Kind: 'f', F: imag(z), BitSize: bits})
 }
 
-// numpyName is NumPy's name of the dtype, for messages.
-func (f ElemFormat) numpyName() string {
-	bits := strconv.Itoa(8 * f.Size)
-	switch f.Kind {
-	case 'b':
-		return "bool"
-	case 'i':
-		return "int" + bits
-	case 'u':
-		return "uint" + bits
-	case 'f':
-		return "float" + bits
-	}
-	return "complex" + bits
-}
-
 // JSONText returns v as Python's json.dumps(a.tolist()) writes it: nested
 // lists with ", " between items, floats as Python's repr of their float64
 // value (NaN, Infinity, -Infinity as the json module writes them), bools
 // as true/false. Complex numbers are refused, as json refuses them.
-func JSONText(v View, f ElemFormat) ([]byte, error) {
+func JSONText(v View, f dtype.Dtype) ([]byte, error) {
 	if err := f.Check(); err != nil {
 		return nil, err
 	}
@@ -204,7 +190,7 @@ func JSONText(v View, f ElemFormat) ([]byte, error) {
 	return out, nil
 }
 
-func appendJSONScalar(out, b []byte, f ElemFormat) []byte {
+func appendJSONScalar(out, b []byte, f dtype.Dtype) []byte {
 	switch f.Kind {
 	case 'b':
 		if _, m := f.Int(b); m != 0 {

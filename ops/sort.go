@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sync/atomic"
 	"unsafe"
+
+	"strider/internal/dtype"
 )
 
 // NaNs says where Sort puts NaNs.
@@ -19,16 +21,9 @@ const (
 	NaNsLast
 )
 
-// Order says how Sort compares elements.
+// Order says in which order Sort puts the elements; what they are comes
+// from the dtype Sort is given.
 type Order struct {
-	// Kind is the NumPy dtype kind of the elements: 'b' bool, 'i' signed
-	// integer, 'u' unsigned integer, 'f' float, 'c' complex. With the View's
-	// element size it names the dtype (b1, i1..i8, u1..u8, f2, f4, f8, c8,
-	// c16).
-	Kind byte
-	// BigEndian is set when the elements are stored most significant byte
-	// first ('>' in a NumPy descr). The output keeps the input's bytes.
-	BigEndian bool
 	// Descending sorts from greatest to least; equal elements still keep
 	// their input order.
 	Descending bool
@@ -41,26 +36,7 @@ func (o Order) nansFirst() bool {
 	return o.NaNs == NaNsFirst || o.NaNs == NaNsDefault && o.Descending
 }
 
-// checkKind verifies that kind and elem name a dtype Sort knows.
-func checkKind(kind byte, elem int) error {
-	ok := false
-	switch kind {
-	case 'b':
-		ok = elem == 1
-	case 'i', 'u':
-		ok = elem == 1 || elem == 2 || elem == 4 || elem == 8
-	case 'f':
-		ok = elem == 2 || elem == 4 || elem == 8
-	case 'c':
-		ok = elem == 8 || elem == 16
-	}
-	if !ok {
-		return fmt.Errorf("cannot sort elements of kind %q and size %d", kind, elem)
-	}
-	return nil
-}
-
-// Sort writes the elements of v sorted along axis, in C order, to vals and
+// Sort writes the elements of v, of dtype d, sorted along axis, in C order, to vals and
 // the int64 (native byte order) positions they came from to idx: vals is
 // numpy.sort(v, axis, kind='stable') and idx is
 // numpy.argsort(v, axis, kind='stable'). Either destination may be nil; the
@@ -88,11 +64,11 @@ func checkKind(kind byte, elem int) error {
 // long strip that has the machine to itself is sorted with every thread.
 // sortNaive in the tests is the oracle: sort.SliceStable with the rules
 // above written out as a comparator.
-func Sort(vals, idx []byte, v View, axis int, ord Order, opt Options) error {
+func Sort(vals, idx []byte, v View, axis int, d dtype.Dtype, ord Order, opt Options) error {
 	if err := v.Check(); err != nil {
 		return err
 	}
-	if err := checkKind(ord.Kind, v.Elem); err != nil {
+	if err := d.CheckElem(v.Elem); err != nil {
 		return err
 	}
 	if axis < 0 || axis >= len(v.Shape) {
@@ -117,7 +93,7 @@ func Sort(vals, idx []byte, v View, axis int, ord Order, opt Options) error {
 		out.idx = unsafe.Pointer(unsafe.SliceData(idx))
 	}
 	src := unsafe.Add(unsafe.Pointer(unsafe.SliceData(v.Data)), v.Offset*v.Elem)
-	newWorker := workerFor(ord, v.Elem)
+	newWorker := workerFor(d, ord)
 
 	threads := opt.threads()
 	bytes := count * (v.Elem + 8)
@@ -397,16 +373,16 @@ type sorter interface {
 }
 
 // workerFor returns the constructor of the sorter for the dtype.
-func workerFor(ord Order, elem int) func(n int) sorter {
-	if ord.Kind == 'c' {
-		c := newComplexCodec(elem/2, ord)
-		if elem == 8 {
+func workerFor(d dtype.Dtype, ord Order) func(n int) sorter {
+	if d.Kind == 'c' {
+		c := newComplexCodec(d, ord)
+		if d.Size == 8 {
 			return func(n int) sorter { return &complexSorter[uint64]{c: c} }
 		}
 		return func(n int) sorter { return &complexSorter[[2]uint64]{c: c} }
 	}
-	c := newCodec(ord.Kind, elem, ord)
-	switch elem {
+	c := newCodec(d, ord)
+	switch d.Size {
 	case 1:
 		return func(n int) sorter { return &scalarSorter[uint8]{c: c} }
 	case 2:

@@ -11,6 +11,8 @@ import (
 	"sort"
 	"testing"
 	"unsafe"
+
+	"strider/internal/dtype"
 )
 
 // cpuTime reports, when the returned func is called after the timed loop,
@@ -91,7 +93,7 @@ func BenchmarkSort(b *testing.B) {
 		} {
 			src := dt.data(n)
 			v := Contiguous(dt.elem, []int{n}, src)
-			ord := Order{Kind: dt.kind}
+			d := dtype.Dtype{Kind: dt.kind, Size: dt.elem}
 			vals, idx := make([]byte, len(src)), make([]byte, 8*n)
 			name := fmt.Sprintf("%s/n=%d", dt.name, n)
 			for _, threads := range []int{1, 0} {
@@ -103,7 +105,7 @@ func BenchmarkSort(b *testing.B) {
 					b.SetBytes(int64(len(src)))
 					done := cpuTime(b)
 					for b.Loop() {
-						if err := Sort(vals, nil, v, 0, ord, Options{Threads: threads}); err != nil {
+						if err := Sort(vals, nil, v, 0, d, Order{}, Options{Threads: threads}); err != nil {
 							b.Fatal(err)
 						}
 					}
@@ -114,7 +116,7 @@ func BenchmarkSort(b *testing.B) {
 					b.SetBytes(int64(len(src)))
 					done := cpuTime(b)
 					for b.Loop() {
-						if err := Sort(nil, idx, v, 0, ord, Options{Threads: threads}); err != nil {
+						if err := Sort(nil, idx, v, 0, d, Order{}, Options{Threads: threads}); err != nil {
 							b.Fatal(err)
 						}
 					}
@@ -189,14 +191,14 @@ func BenchmarkSortRows(b *testing.B) {
 		n := c.rows * c.cols
 		src := benchFloat32(n, false)
 		v := Contiguous(4, []int{c.rows, c.cols}, src)
-		ord := Order{Kind: 'f'}
+		f4 := dtype.Dtype{Kind: 'f', Size: 4}
 		vals := make([]byte, len(src))
 		name := fmt.Sprintf("f32/%dx%d/axis=%d", c.rows, c.cols, c.axis)
 		b.Run("strider/"+name, func(b *testing.B) {
 			b.SetBytes(int64(len(src)))
 			done := cpuTime(b)
 			for b.Loop() {
-				if err := Sort(vals, nil, v, c.axis, ord, Options{}); err != nil {
+				if err := Sort(vals, nil, v, c.axis, f4, Order{}, Options{}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -211,7 +213,7 @@ func BenchmarkSortRows(b *testing.B) {
 				b.SetBytes(int64(len(src)))
 				done := cpuTime(b)
 				for b.Loop() {
-					if err := Sort(vals, nil, v, c.axis, ord, Options{}); err != nil {
+					if err := Sort(vals, nil, v, c.axis, f4, Order{}, Options{}); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -251,19 +253,19 @@ func BenchmarkSortComplex128(b *testing.B) {
 			binary.LittleEndian.PutUint64(src[8*i:], math.Float64bits(float64(r.IntN(1000))/7))
 		}
 		v := Contiguous(16, []int{n}, src)
-		ord := Order{Kind: 'c'}
+		c16 := dtype.Dtype{Kind: 'c', Size: 16}
 		idx := make([]byte, 8*n)
 		b.Run(fmt.Sprintf("radix/n=%d", n), func(b *testing.B) {
 			b.SetBytes(int64(len(src)))
 			for b.Loop() {
-				if err := Sort(nil, idx, v, 0, ord, Options{Threads: 1}); err != nil {
+				if err := Sort(nil, idx, v, 0, c16, Order{}, Options{Threads: 1}); err != nil {
 					b.Fatal(err)
 				}
 			}
 		})
 		b.Run(fmt.Sprintf("mergesort/n=%d", n), func(b *testing.B) {
 			type rec struct{ hi, lo, idx uint64 }
-			c := newComplexCodec(8, ord)
+			c := newComplexCodec(c16, Order{})
 			recs := make([]rec, n)
 			b.SetBytes(int64(len(src)))
 			for b.Loop() {
@@ -303,7 +305,7 @@ func BenchmarkRadixSplit(b *testing.B) {
 		floats := asFloat32s(benchFloat32(n, false))
 		for _, data := range []string{"uniform", "normal-f32", "sorted"} {
 			src := make([]uint32, n)
-			c := newCodec('f', 4, Order{Kind: 'f'})
+			c := newCodec(dtype.Dtype{Kind: 'f', Size: 4}, Order{})
 			r := rand.New(rand.NewPCG(4, uint64(n)))
 			for i := range src {
 				if data == "sorted" {

@@ -1,6 +1,10 @@
 package ops
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"strider/internal/dtype"
+)
 
 // codec maps the stored bits of a bool, integer or float element to an
 // unsigned key of the same width whose unsigned order is the sort order,
@@ -33,14 +37,14 @@ type codec struct {
 	zeroKey, nanKey uint64
 }
 
-func newCodec(kind byte, size int, ord Order) codec {
-	c := codec{bits: uint(8 * size), swap: ord.BigEndian && size > 1}
+func newCodec(d dtype.Dtype, ord Order) codec {
+	c := codec{bits: uint(8 * d.Size), swap: d.BigEndian()}
 	ones := ^uint64(0) >> (64 - c.bits)
 	top := uint64(1) << (c.bits - 1)
 	if ord.Descending {
 		c.desc = ones
 	}
-	switch kind {
+	switch d.Kind {
 	case 'i':
 		c.sign = top
 	case 'f':
@@ -135,9 +139,9 @@ type complexCodec struct {
 	partBits uint
 }
 
-func newComplexCodec(partSize int, ord Order) complexCodec {
-	part := newCodec('f', partSize, Order{Kind: 'f'})
-	c := complexCodec{part: part, partBits: part.bits, swap: ord.BigEndian}
+func newComplexCodec(d dtype.Dtype, ord Order) complexCodec {
+	part := newCodec(dtype.Dtype{Kind: 'f', Size: d.Size / 2}, Order{})
+	c := complexCodec{part: part, partBits: part.bits, swap: d.BigEndian()}
 	c.ones = ^uint64(0) >> (64 - part.bits)
 	if ord.Descending {
 		c.desc = c.ones

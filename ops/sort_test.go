@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"strider/internal/dtype"
 )
 
 // sortDtypes is every dtype Sort handles, by kind and size.
@@ -71,19 +73,27 @@ func floatOf(u uint64, size int) float64 {
 	return math.Float64frombits(u)
 }
 
-func decodeScalar(b []byte, ord Order) scalar {
-	size := len(b)
-	switch ord.Kind {
+func decodeScalar(b []byte, d dtype.Dtype) scalar {
+	size, big := len(b), d.Order == '>'
+	switch d.Kind {
 	case 'c':
 		h := size / 2
-		return scalar{re: floatOf(loadBits(b[:h], ord.BigEndian), h), im: floatOf(loadBits(b[h:], ord.BigEndian), h)}
+		return scalar{re: floatOf(loadBits(b[:h], big), h), im: floatOf(loadBits(b[h:], big), h)}
 	case 'f':
-		return scalar{re: floatOf(loadBits(b, ord.BigEndian), size)}
+		return scalar{re: floatOf(loadBits(b, big), size)}
 	case 'i':
-		u := loadBits(b, ord.BigEndian)
+		u := loadBits(b, big)
 		return scalar{i: int64(u<<(64-8*size)) >> (64 - 8*size)}
 	}
-	return scalar{u: loadBits(b, ord.BigEndian)}
+	return scalar{u: loadBits(b, big)}
+}
+
+// endian is the byte-order letter of a NumPy descr.
+func endian(big bool) byte {
+	if big {
+		return '>'
+	}
+	return '<'
 }
 
 func isNaNScalar(x scalar, kind byte) bool {
@@ -122,8 +132,8 @@ func numpyLess(a, b scalar, kind byte) bool {
 // orderLess is "a goes strictly before b" under ord, straight from the
 // contract's words: NaNs as a block first or last, the rest by NumPy's
 // comparator in the chosen direction.
-func orderLess(a, b scalar, ord Order) bool {
-	an, bn := isNaNScalar(a, ord.Kind), isNaNScalar(b, ord.Kind)
+func orderLess(a, b scalar, kind byte, ord Order) bool {
+	an, bn := isNaNScalar(a, kind), isNaNScalar(b, kind)
 	if an != bn {
 		if ord.nansFirst() {
 			return an
@@ -131,14 +141,14 @@ func orderLess(a, b scalar, ord Order) bool {
 		return bn
 	}
 	if ord.Descending {
-		return numpyLess(b, a, ord.Kind)
+		return numpyLess(b, a, kind)
 	}
-	return numpyLess(a, b, ord.Kind)
+	return numpyLess(a, b, kind)
 }
 
 // sortNaive is the oracle: for each strip along axis, sort.SliceStable of
 // the positions with orderLess, then copy the elements' bytes.
-func sortNaive(vals, idx []byte, v View, axis int, ord Order) {
+func sortNaive(vals, idx []byte, v View, axis int, d dtype.Dtype, ord Order) {
 	n := v.Shape[axis]
 	other := append(append([]int{}, v.Shape[:axis]...), v.Shape[axis+1:]...)
 	cs := CStrides(v.Shape)
@@ -151,9 +161,9 @@ func sortNaive(vals, idx []byte, v View, axis int, ord Order) {
 		for i := range pos {
 			pos[i] = i
 			full[axis] = i
-			dec[i] = decodeScalar(elemAt(v, full), ord)
+			dec[i] = decodeScalar(elemAt(v, full), d)
 		}
-		sort.SliceStable(pos, func(x, y int) bool { return orderLess(dec[pos[x]], dec[pos[y]], ord) })
+		sort.SliceStable(pos, func(x, y int) bool { return orderLess(dec[pos[x]], dec[pos[y]], d.Kind, ord) })
 		for j, i := range pos {
 			full[axis] = j
 			at := 0
@@ -338,7 +348,7 @@ func orderName(ord Order) string {
 
 // checkSort runs Sort and sortNaive on v with guarded destinations and
 // compares them; which says what to ask for: 1 values, 2 indices, 3 both.
-func checkSort(t *testing.T, v View, axis int, ord Order, which, threads int) {
+func checkSort(t *testing.T, v View, axis int, d dtype.Dtype, ord Order, which, threads int) {
 	t.Helper()
 	n := v.Count()
 	var wantV, wantI, gotV, gotI, bufV, bufI []byte
@@ -350,8 +360,8 @@ func checkSort(t *testing.T, v View, axis int, ord Order, which, threads int) {
 		wantI = make([]byte, n*8)
 		bufI, gotI = guarded(n * 8)
 	}
-	sortNaive(wantV, wantI, v, axis, ord)
-	if err := Sort(gotV, gotI, v, axis, ord, Options{Threads: threads}); err != nil {
+	sortNaive(wantV, wantI, v, axis, d, ord)
+	if err := Sort(gotV, gotI, v, axis, d, ord, Options{Threads: threads}); err != nil {
 		t.Fatalf("Sort: %v", err)
 	}
 	if which&1 != 0 {
@@ -421,7 +431,8 @@ func TestSortMatchesNaive(t *testing.T) {
 		shape := randomSortShape(r)
 		v := sortView(r, dt.kind, dt.elem, big, shape)
 		axis := r.IntN(len(shape))
-		ord := Order{Kind: dt.kind, BigEndian: big, Descending: r.IntN(2) == 0, NaNs: NaNs(r.IntN(3))}
+		d := dtype.Dtype{Kind: dt.kind, Size: dt.elem, Order: endian(big)}
+		ord := Order{Descending: r.IntN(2) == 0, NaNs: NaNs(r.IntN(3))}
 		which := 1 + r.IntN(3)
 		threads := 1 + r.IntN(4)
 		parallelMin = []int{0, oldMin}[r.IntN(2)]
@@ -433,7 +444,7 @@ func TestSortMatchesNaive(t *testing.T) {
 		inPlaceMin = []int{0, oldInPlace}[r.IntN(2)]
 		name := fmt.Sprintf("%d/%s/%s/axis=%d/%s/w%d/t%d/radix%d/pack%d/msd%d/wide%d/inplace%d", i, dtypeName(dt.kind, dt.elem, big),
 			describe(v), axis, orderName(ord), which, threads, radixMin, packLimit, msdMin, wideMin, inPlaceMin)
-		t.Run(name, func(t *testing.T) { checkSort(t, v, axis, ord, which, threads) })
+		t.Run(name, func(t *testing.T) { checkSort(t, v, axis, d, ord, which, threads) })
 	}
 }
 
@@ -448,13 +459,13 @@ func TestSortLongStripParallel(t *testing.T) {
 		n = 110_000 // still several chunks per thread and above parallelSortMin
 	}
 	orders := []Order{{}, {Descending: true}, {NaNs: NaNsFirst}, {Descending: true, NaNs: NaNsLast}}
-	for d, dt := range []struct {
+	for c, dt := range []struct {
 		kind byte
 		elem int
 		big  bool
 	}{{'f', 4, false}, {'f', 4, true}, {'i', 8, false}, {'u', 2, true}, {'c', 16, false}, {'c', 8, true}, {'f', 2, false}, {'b', 1, false}} {
 		for o, ord := range orders {
-			ord.Kind, ord.BigEndian = dt.kind, dt.big
+			d := dtype.Dtype{Kind: dt.kind, Size: dt.elem, Order: endian(dt.big)}
 			v := View{Elem: dt.elem, Shape: []int{n}, Strides: []int{1}, Data: make([]byte, n*dt.elem)}
 			if r.IntN(2) == 0 { // a reversed strip
 				v.Strides[0], v.Offset = -1, n-1
@@ -468,18 +479,18 @@ func TestSortLongStripParallel(t *testing.T) {
 					if which == 3 {
 						seqI, parI = make([]byte, n*8), make([]byte, n*8)
 					}
-					if err := Sort(seqV, seqI, v, 0, ord, Options{Threads: 1}); err != nil {
+					if err := Sort(seqV, seqI, v, 0, d, ord, Options{Threads: 1}); err != nil {
 						t.Fatal(err)
 					}
-					if err := Sort(parV, parI, v, 0, ord, Options{Threads: 4}); err != nil {
+					if err := Sort(parV, parI, v, 0, d, ord, Options{Threads: 4}); err != nil {
 						t.Fatal(err)
 					}
 					if !bytes.Equal(seqV, parV) || !bytes.Equal(seqI, parI) {
 						t.Fatalf("which=%d: four threads differ from one", which)
 					}
 				}
-				if o == d%len(orders) {
-					checkSort(t, v, 0, ord, 3, 4)
+				if o == c%len(orders) {
+					checkSort(t, v, 0, d, ord, 3, 4)
 				}
 			})
 		}
@@ -508,37 +519,39 @@ func TestSortKnown(t *testing.T) {
 	negz := math.Copysign(0, -1)
 	cases := []struct {
 		name string
+		kind byte
 		ord  Order
 		elem int
 		data []byte
 		want []int64
 	}{
 		// np.argsort(np.array([nan+1j, 1+nanj, 2, nan+nanj, nanj, nan-1j, -1+5j, 2-0j, 2]), kind='stable')
-		{"c16/numpy", Order{Kind: 'c'}, 16,
+		{"c16/numpy", 'c', Order{}, 16,
 			c128(complex(nan, 1), complex(1, nan), 2, complex(nan, nan), complex(0, nan), complex(nan, -1), complex(-1, 5), complex(2, negz), 2),
 			[]int64{6, 2, 7, 8, 4, 1, 5, 0, 3}},
-		{"c16/desc", Order{Kind: 'c', Descending: true}, 16,
+		{"c16/desc", 'c', Order{Descending: true}, 16,
 			c128(complex(nan, 1), complex(1, nan), 2, complex(nan, nan), complex(0, nan), complex(nan, -1), complex(-1, 5), complex(2, negz), 2),
 			[]int64{3, 0, 5, 1, 4, 2, 7, 8, 6}},
 		// np.argsort(np.array([nan, -0., 0., 1, -1, inf, -inf, -0.], np.float16), kind='stable')
-		{"f2/numpy", Order{Kind: 'f'}, 2,
+		{"f2/numpy", 'f', Order{}, 2,
 			[]byte{0x00, 0x7e, 0x00, 0x80, 0x00, 0x00, 0x00, 0x3c, 0x00, 0xbc, 0x00, 0x7c, 0x00, 0xfc, 0x00, 0x80},
 			[]int64{6, 4, 1, 2, 7, 3, 5, 0}},
 		// torch.sort(..., descending=True, stable=True).indices
-		{"f2/torch-desc", Order{Kind: 'f', Descending: true}, 2,
+		{"f2/torch-desc", 'f', Order{Descending: true}, 2,
 			[]byte{0x00, 0x7e, 0x00, 0x80, 0x00, 0x00, 0x00, 0x3c, 0x00, 0xbc, 0x00, 0x7c, 0x00, 0xfc, 0x00, 0x80},
 			[]int64{0, 5, 3, 1, 2, 7, 4, 6}},
-		{"f8/nans-first", Order{Kind: 'f', NaNs: NaNsFirst}, 8, f64(1, nan, -nan, 0, negz, math.Inf(-1)), []int64{1, 2, 5, 3, 4, 0}},
-		{"f8/desc-nans-last", Order{Kind: 'f', Descending: true, NaNs: NaNsLast}, 8, f64(1, nan, -nan, 0, negz, math.Inf(-1)), []int64{0, 3, 4, 5, 1, 2}},
+		{"f8/nans-first", 'f', Order{NaNs: NaNsFirst}, 8, f64(1, nan, -nan, 0, negz, math.Inf(-1)), []int64{1, 2, 5, 3, 4, 0}},
+		{"f8/desc-nans-last", 'f', Order{Descending: true, NaNs: NaNsLast}, 8, f64(1, nan, -nan, 0, negz, math.Inf(-1)), []int64{0, 3, 4, 5, 1, 2}},
 		// np.sort of raw bool bytes [2, 1, 0, 2, 1, 0, 255]
-		{"b1/bytes", Order{Kind: 'b'}, 1, []byte{2, 1, 0, 2, 1, 0, 255}, []int64{2, 5, 1, 4, 0, 3, 6}},
+		{"b1/bytes", 'b', Order{}, 1, []byte{2, 1, 0, 2, 1, 0, 255}, []int64{2, 5, 1, 4, 0, 3, 6}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			n := len(c.data) / c.elem
 			v := Contiguous(c.elem, []int{n}, c.data)
 			vals, idx := make([]byte, len(c.data)), make([]byte, 8*n)
-			if err := Sort(vals, idx, v, 0, c.ord, Options{}); err != nil {
+			d := dtype.Dtype{Kind: c.kind, Size: c.elem}
+			if err := Sort(vals, idx, v, 0, d, c.ord, Options{}); err != nil {
 				t.Fatal(err)
 			}
 			if got := int64s(idx); fmt.Sprint(got) != fmt.Sprint(c.want) {
@@ -551,7 +564,7 @@ func TestSortKnown(t *testing.T) {
 			}
 			// The oracle agrees too.
 			wantIdx := make([]byte, 8*n)
-			sortNaive(nil, wantIdx, v, 0, c.ord)
+			sortNaive(nil, wantIdx, v, 0, d, c.ord)
 			if !bytes.Equal(wantIdx, idx) {
 				t.Fatalf("oracle %v disagrees", int64s(wantIdx))
 			}
@@ -560,27 +573,27 @@ func TestSortKnown(t *testing.T) {
 }
 
 func TestSortErrorsAndEdges(t *testing.T) {
-	f4 := Order{Kind: 'f'}
-	if err := Sort(make([]byte, 4), nil, Contiguous(4, []int{}, make([]byte, 4)), 0, f4, Options{}); err == nil ||
+	f4 := dtype.Dtype{Kind: 'f', Size: 4}
+	if err := Sort(make([]byte, 4), nil, Contiguous(4, []int{}, make([]byte, 4)), 0, f4, Order{}, Options{}); err == nil ||
 		err.Error() != "axis 0 is out of bounds for array of dimension 0" {
 		t.Fatalf("0-d: %v", err)
 	}
-	if err := Sort(make([]byte, 8), nil, Contiguous(4, []int{2}, make([]byte, 8)), 0, Order{Kind: 'c'}, Options{}); err == nil {
+	if err := Sort(make([]byte, 8), nil, Contiguous(4, []int{2}, make([]byte, 8)), 0, dtype.Dtype{Kind: 'c', Size: 4}, Order{}, Options{}); err == nil {
 		t.Fatal("c4 accepted")
 	}
-	if err := Sort(make([]byte, 4), nil, Contiguous(4, []int{2}, make([]byte, 8)), 0, f4, Options{}); err == nil {
+	if err := Sort(make([]byte, 4), nil, Contiguous(4, []int{2}, make([]byte, 8)), 0, f4, Order{}, Options{}); err == nil {
 		t.Fatal("short destination accepted")
 	}
 	for _, shape := range [][]int{{0}, {3, 0}, {0, 5}} {
 		for axis := range shape {
-			if err := Sort([]byte{}, []byte{}, Contiguous(4, shape, nil), axis, f4, Options{}); err != nil {
+			if err := Sort([]byte{}, []byte{}, Contiguous(4, shape, nil), axis, f4, Order{}, Options{}); err != nil {
 				t.Fatalf("empty %v axis %d: %v", shape, axis, err)
 			}
 		}
 	}
 	one := Contiguous(8, []int{1}, f64bytes(math.NaN()))
 	vals, idx := make([]byte, 8), make([]byte, 8)
-	if err := Sort(vals, idx, one, 0, Order{Kind: 'f'}, Options{}); err != nil || !bytes.Equal(vals, one.Data) || int64s(idx)[0] != 0 {
+	if err := Sort(vals, idx, one, 0, dtype.Dtype{Kind: 'f', Size: 8}, Order{}, Options{}); err != nil || !bytes.Equal(vals, one.Data) || int64s(idx)[0] != 0 {
 		t.Fatalf("one element: %v %x %v", err, vals, int64s(idx))
 	}
 }
@@ -601,7 +614,7 @@ func TestRadixPaths(t *testing.T) {
 	oldRadix, oldMSD, oldWide, oldBucket := radixMin, msdMin, wideMin, wideBucket
 	t.Cleanup(func() { radixMin, msdMin, wideMin, wideBucket = oldRadix, oldMSD, oldWide, oldBucket })
 	r := rand.New(rand.NewPCG(11, 13))
-	normal := newCodec('f', 8, Order{Kind: 'f'})
+	normal := newCodec(dtype.Dtype{Kind: 'f', Size: 8}, Order{})
 	gens := map[string]func() uint64{
 		"uniform":  r.Uint64,
 		"narrow":   func() uint64 { return r.Uint64() >> 40 },
@@ -671,9 +684,10 @@ func TestRadixPaths(t *testing.T) {
 func FuzzSort(f *testing.F) {
 	f.Add([]byte{0x00, 0x7e, 0x00, 0x80, 0x00, 0x00, 0x00, 0x3c, 0x00, 0xbc, 0x00, 0x7c, 0x00, 0xfc, 0x00, 0x80}, uint8(9), uint8(0), uint8(3))
 	f.Add(f64bytes(1, math.NaN(), 0, math.Copysign(0, -1), math.Inf(-1), 1, 2, 3), uint8(13), uint8(5), uint8(1))
-	f.Fuzz(func(t *testing.T, data []byte, dtype, flags, rows uint8) {
-		dt := sortDtypes[int(dtype)%len(sortDtypes)]
-		ord := Order{Kind: dt.kind, BigEndian: flags&1 != 0, Descending: flags&2 != 0, NaNs: NaNs(flags >> 2 % 3)}
+	f.Fuzz(func(t *testing.T, data []byte, kind, flags, rows uint8) {
+		dt := sortDtypes[int(kind)%len(sortDtypes)]
+		d := dtype.Dtype{Kind: dt.kind, Size: dt.elem, Order: endian(flags&1 != 0)}
+		ord := Order{Descending: flags&2 != 0, NaNs: NaNs(flags >> 2 % 3)}
 		n := len(data) / dt.elem
 		r := 1 + int(rows)%4
 		if n < r {
@@ -684,6 +698,6 @@ func FuzzSort(f *testing.F) {
 			v = v.Permute([]int{1, 0})
 		}
 		axis := int(flags>>5) % 2
-		checkSort(t, v, axis, ord, 3, 1+int(flags>>6))
+		checkSort(t, v, axis, d, ord, 3, 1+int(flags>>6))
 	})
 }

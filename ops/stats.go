@@ -2,10 +2,11 @@ package ops
 
 import (
 	"encoding/binary"
-	"fmt"
 	"math"
 	"math/bits"
 	"unsafe"
+
+	"strider/internal/dtype"
 )
 
 // Summary is what Stats computes over every element of a view.
@@ -189,12 +190,9 @@ func foldInts[I int64 | uint64](st *moments, xs []I, fs []float64) (lo, hi I) {
 // Element order does not matter, so the axes are first reordered to walk
 // memory forwards (a Fortran file is then one contiguous run); the walk is
 // then split into chunks of runs along the innermost axis, as AllClose does.
-func Stats(v View, f ElemFormat, opt Options) (Summary, error) {
-	if err := f.Check(); err != nil {
+func Stats(v View, f dtype.Dtype, opt Options) (Summary, error) {
+	if err := f.CheckElem(v.Elem); err != nil {
 		return Summary{}, err
-	}
-	if f.Size != v.Elem {
-		return Summary{}, fmt.Errorf("a %d-byte format for %d-byte elements", f.Size, v.Elem)
 	}
 	if err := v.Check(); err != nil {
 		return Summary{}, err
@@ -247,7 +245,7 @@ func Stats(v View, f ElemFormat, opt Options) (Summary, error) {
 // first reordered to walk memory forwards (a Fortran file is then one
 // contiguous run); the walk is split into chunks of runs along the
 // innermost axis, as AllClose does.
-func walkStats(v View, f ElemFormat, opt Options, newFold func() statsFolder) []moments {
+func walkStats(v View, f dtype.Dtype, opt Options, newFold func() statsFolder) []moments {
 	n := v.Count()
 	shape, strides, base := memoryOrder(v)
 	calc := NewOffsetCalculator(shape, strides)
@@ -285,7 +283,7 @@ func walkStats(v View, f ElemFormat, opt Options, newFold func() statsFolder) []
 
 // narrowRounding returns the rounding to the float type NumPy computes
 // np.nanstd's deviations in, or nil when that is float64.
-func narrowRounding(f ElemFormat) func(float64) float64 {
+func narrowRounding(f dtype.Dtype) func(float64) float64 {
 	switch {
 	case f.Kind == 'f' && f.Size == 2:
 		return roundHalf
@@ -300,12 +298,12 @@ func narrowRounding(f ElemFormat) func(float64) float64 {
 // is taken in float64 (the mean is a float64 array of shape (1,), so no
 // value-based casting) and stored rounded; the square of a rounded
 // deviation is exact in float64, so one rounding of it equals NumPy's.
-func newDeviationFolder(f ElemFormat, mean float64, round func(float64) float64) func() statsFolder {
+func newDeviationFolder(f dtype.Dtype, mean float64, round func(float64) float64) func() statsFolder {
 	return func() statsFolder {
 		fs := make([]float64, compareBatch)
 		load := newMagnitudeDecoder(f)
 		return func(st *moments, b []byte, off, step, m int) {
-			if f.Kind == 'f' && f.Size == 4 && !f.BigEndian && step == 4 {
+			if f.Kind == 'f' && f.Size == 4 && !f.BigEndian() && step == 4 {
 				st.m2 += squaredDeviations32(unsafe.Slice((*float32)(unsafe.Pointer(&b[off])), m), mean)
 				return
 			}
@@ -381,13 +379,13 @@ type statsFolder func(st *moments, b []byte, off, step, m int)
 
 // newStatsFolder decodes each batch once into buffers of float64 (floats),
 // int64 (bools, signed and narrower unsigned integers) or uint64 values.
-func newStatsFolder(f ElemFormat) func() statsFolder {
+func newStatsFolder(f dtype.Dtype) func() statsFolder {
 	return func() statsFolder { return statsFolderFor(f) }
 }
 
 // newMagnitudeDecoder decodes floats as they are and complex numbers as
 // np.abs computes their magnitude.
-func newMagnitudeDecoder(f ElemFormat) floatDecoder {
+func newMagnitudeDecoder(f dtype.Dtype) floatDecoder {
 	if f.Kind != 'c' {
 		return newFloatDecoder(f)
 	}
@@ -403,13 +401,13 @@ func newMagnitudeDecoder(f ElemFormat) floatDecoder {
 	}
 }
 
-func statsFolderFor(f ElemFormat) statsFolder {
+func statsFolderFor(f dtype.Dtype) statsFolder {
 	fs := make([]float64, compareBatch)
 	m2 := narrowRounding(f) == nil // else a second pass computes the std
 	switch {
 	case f.Kind == 'f' || f.Kind == 'c':
 		dec := newMagnitudeDecoder(f)
-		native := f.Kind == 'f' && !f.BigEndian && f.Size >= 4
+		native := f.Kind == 'f' && !f.BigEndian() && f.Size >= 4
 		return func(st *moments, b []byte, off, step, m int) {
 			switch {
 			case native && step == 4 && f.Size == 4:
@@ -431,7 +429,7 @@ func statsFolderFor(f ElemFormat) statsFolder {
 		}
 	}
 	us := make([]uint64, compareBatch)
-	be := f.BigEndian
+	be := f.BigEndian()
 	return func(st *moments, b []byte, off, step, m int) {
 		for k := 0; k < m; k++ {
 			u := binary.LittleEndian.Uint64(b[off+k*step:])

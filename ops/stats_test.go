@@ -6,11 +6,13 @@ import (
 	"math/big"
 	"math/rand"
 	"testing"
+
+	"strider/internal/dtype"
 )
 
 // statsNaive is the reference Stats: every element decoded on its own, the
 // mean and the squared deviations from it summed exactly (math/big).
-func statsNaive(v View, f ElemFormat) (n, nan int, lo, hi, mean, std float64) {
+func statsNaive(v View, f dtype.Dtype) (n, nan int, lo, hi, mean, std float64) {
 	var xs []float64
 	eachElem(v, func(b []byte) {
 		x := f.Float(b)
@@ -65,7 +67,7 @@ func f64View(xs []float64, shape []int) View {
 
 func TestStatsFloat64(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
-	f := ElemFormat{Kind: 'f', Size: 8}
+	f := dtype.Dtype{Kind: 'f', Size: 8}
 	for _, tc := range []struct {
 		name string
 		gen  func(i int) float64
@@ -110,16 +112,16 @@ func TestStatsIntExtremes(t *testing.T) {
 	b := make([]byte, 16)
 	binary.BigEndian.PutUint64(b, math.MaxUint64)
 	binary.BigEndian.PutUint64(b[8:], 3)
-	s, err := Stats(Contiguous(8, []int{2}, b), ElemFormat{Kind: 'u', Size: 8, BigEndian: true}, Options{})
+	s, err := Stats(Contiguous(8, []int{2}, b), dtype.Dtype{Kind: 'u', Size: 8, Order: '>'}, Options{})
 	if err != nil || s.MinUint != 3 || s.MaxUint != math.MaxUint64 {
 		t.Fatalf("u8: %+v %v", s, err)
 	}
 	b = []byte{0x80, 0x7f, 0, 0xff}
-	s, err = Stats(Contiguous(1, []int{4}, b), ElemFormat{Kind: 'i', Size: 1}, Options{})
+	s, err = Stats(Contiguous(1, []int{4}, b), dtype.Dtype{Kind: 'i', Size: 1}, Options{})
 	if err != nil || s.MinInt != -128 || s.MaxInt != 127 || s.Zero != 1 || s.Mean != -0.5 {
 		t.Fatalf("i1: %+v %v", s, err)
 	}
-	s, err = Stats(Contiguous(1, []int{4}, b), ElemFormat{Kind: 'u', Size: 1}, Options{})
+	s, err = Stats(Contiguous(1, []int{4}, b), dtype.Dtype{Kind: 'u', Size: 1}, Options{})
 	if err != nil || s.MinUint != 0 || s.MaxUint != 255 {
 		t.Fatalf("u1: %+v %v", s, err)
 	}
@@ -147,7 +149,7 @@ func BenchmarkStats(b *testing.B) {
 			}
 		}
 		v := Contiguous(elem, []int{n}, data)
-		f := ElemFormat{Kind: 'f', Size: elem}
+		f := dtype.Dtype{Kind: 'f', Size: elem}
 		b.Run(map[int]string{4: "f4", 8: "f8"}[elem], func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			for i := 0; i < b.N; i++ {
