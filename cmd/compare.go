@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -273,8 +274,8 @@ func (r *compareReport) list(va ops.View, fa dtype.Dtype, vd ops.View, fd dtype.
 	}
 	var text []string
 	for _, pos := range first {
-		idx := unravelC(pos, va.Shape)
-		ea, ed := elemAt(va, idx), elemAt(vd, idx)
+		idx := ops.Unravel(pos, va.Shape)
+		ea, ed := va.ElemAt(idx), vd.ElemAt(idx)
 		diff, rel := ops.ElemDiff(ea, fa, ed, fd)
 		r.Mismatches = append(r.Mismatches, mismatch{
 			Index: idx, Actual: jsonElem(ea, fa), Desired: jsonElem(ed, fd),
@@ -307,7 +308,7 @@ func (r *compareReport) list(va ops.View, fa dtype.Dtype, vd ops.View, fd dtype.
 // compareExact fills r with the --exact verdict: shape, dtype and bytes.
 func compareExact(r *compareReport, a, d input, tol ops.Tolerance, opt ops.Options) error {
 	switch {
-	case !sameInts(a.Shape, d.Shape):
+	case !slices.Equal(a.Shape, d.Shape):
 		r.Reason = "shape mismatch"
 		r.lines = append(r.lines, fmt.Sprintf("(shapes %s, %s mismatch)", ops.ShapeString(a.Shape), ops.ShapeString(d.Shape)))
 		return nil
@@ -351,8 +352,8 @@ func (r *compareReport) worst(va ops.View, fa dtype.Dtype, vd ops.View, fd dtype
 	if pos < 0 {
 		return
 	}
-	idx := unravelC(pos, va.Shape)
-	ea, ed := elemAt(va, idx), elemAt(vd, idx)
+	idx := ops.Unravel(pos, va.Shape)
+	ea, ed := va.ElemAt(idx), vd.ElemAt(idx)
 	r.WorstIndex = idx
 	r.Actual, r.Desired = jsonElem(ea, fa), jsonElem(ed, fd)
 	xs, ys := ops.FormatElem(ea, fa), ops.FormatElem(ed, fd)
@@ -398,22 +399,10 @@ func mismatchLine(k, n int) string {
 func pyG(v float64) string  { return fmt.Sprintf("%.6g", v) }
 func pyG3(v float64) string { return fmt.Sprintf("%.3g", v) }
 
-func sameInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k := range a {
-		if a[k] != b[k] {
-			return false
-		}
-	}
-	return true
-}
-
 // broadcastable is assert_allclose's shape rule: equal shapes, or a 0-d
 // array on either side.
 func broadcastable(a, b []int) bool {
-	return len(a) == 0 || len(b) == 0 || sameInts(a, b)
+	return len(a) == 0 || len(b) == 0 || slices.Equal(a, b)
 }
 
 // broadcastPair stretches a 0-d side to the other's shape.
@@ -428,26 +417,6 @@ func broadcastPair(a, b ops.View) (ops.View, ops.View, error) {
 	}
 	vb, err := ops.BroadcastTo(b, shape)
 	return va, vb, err
-}
-
-func unravelC(pos int, shape []int) []int {
-	idx := make([]int, len(shape))
-	for k := len(shape) - 1; k >= 0; k-- {
-		if shape[k] > 0 {
-			idx[k] = pos % shape[k]
-			pos /= shape[k]
-		}
-	}
-	return idx
-}
-
-// elemAt is the bytes of the element at multi-index idx.
-func elemAt(v ops.View, idx []int) []byte {
-	off := v.Offset
-	for k, i := range idx {
-		off += i * v.Strides[k]
-	}
-	return v.Data[off*v.Elem : (off+1)*v.Elem]
 }
 
 // jsonFloat is a JSON number, or "nan", "inf", "-inf" as strings.

@@ -8,8 +8,10 @@ import (
 	"math/big"
 	"math/bits"
 	"math/cmplx"
+	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"strider/internal/dtype"
 )
@@ -127,7 +129,7 @@ type compareChunk struct {
 // BroadcastTo returns v with a 0-d view stretched to shape (zero strides),
 // as NumPy broadcasts a scalar; v itself when it already has the shape.
 func BroadcastTo(v View, shape []int) (View, error) {
-	if sameShape(v.Shape, shape) {
+	if slices.Equal(v.Shape, shape) {
 		return v, nil
 	}
 	if len(v.Shape) != 0 {
@@ -158,7 +160,7 @@ func AllClose(actual View, fa dtype.Dtype, desired View, fd dtype.Dtype, tol Tol
 			return Comparison{}, err
 		}
 	}
-	if !sameShape(actual.Shape, desired.Shape) {
+	if !slices.Equal(actual.Shape, desired.Shape) {
 		return Comparison{}, fmt.Errorf("shapes %s and %s differ", ShapeString(actual.Shape), ShapeString(desired.Shape))
 	}
 	n := actual.Count()
@@ -255,16 +257,14 @@ func maxNaN(a, b float64) float64 {
 // compareBatch is how many elements are decoded at a time.
 const compareBatch = 512
 
-// compareBuffers holds decoded runs of both arrays and the decoders that
-// fill them.
+// compareBuffers holds decoded runs of both arrays and the dtypes they are
+// decoded from.
 type compareBuffers struct {
-	fa, fd       dtype.Dtype
-	fx, fy       []float64 // compareFloat
-	ix, iy       []int64   // compareInt, when both formats fit an int64
-	zx, zy       []complex128
-	raw          rawRun // compareInt with a uint64 side
-	decA, decD   floatDecoder
-	idecA, idecD intDecoder
+	fa, fd dtype.Dtype
+	fx, fy []float64 // compareFloat
+	ix, iy []int64   // compareInt, when both formats fit an int64
+	zx, zy []complex128
+	raw    rawRun // compareInt with a uint64 side
 }
 
 func newCompareBuffers(kind compareKind, fa, fd dtype.Dtype) *compareBuffers {
@@ -272,11 +272,9 @@ func newCompareBuffers(kind compareKind, fa, fd dtype.Dtype) *compareBuffers {
 	switch kind {
 	case compareFloat:
 		b.fx, b.fy = make([]float64, compareBatch), make([]float64, compareBatch)
-		b.decA, b.decD = newFloatDecoder(fa), newFloatDecoder(fd)
 	case compareInt:
 		if fitsInt64(fa) && fitsInt64(fd) {
 			b.ix, b.iy = make([]int64, compareBatch), make([]int64, compareBatch)
-			b.idecA, b.idecD = newIntDecoder(fa), newIntDecoder(fd)
 		}
 	case compareComplex:
 		b.zx, b.zy = make([]complex128, compareBatch), make([]complex128, compareBatch)
@@ -296,11 +294,11 @@ type rawRun struct {
 func (b *compareBuffers) load(a []byte, offA, stepA int, d []byte, offD, stepD, m int) {
 	switch {
 	case b.fx != nil:
-		b.decA(b.fx[:m], a, offA, stepA)
-		b.decD(b.fy[:m], d, offD, stepD)
+		decodeFloats(b.fx[:m], a, offA, stepA, b.fa)
+		decodeFloats(b.fy[:m], d, offD, stepD, b.fd)
 	case b.ix != nil:
-		b.idecA(b.ix[:m], a, offA, stepA)
-		b.idecD(b.iy[:m], d, offD, stepD)
+		decodeInts(b.ix[:m], a, offA, stepA, b.fa)
+		decodeInts(b.iy[:m], d, offD, stepD, b.fd)
 	case b.zx != nil:
 		for k := 0; k < m; k++ {
 			b.zx[k] = b.fa.Complex(a[offA+k*stepA:])
@@ -340,139 +338,111 @@ func (b *compareBuffers) compare(st *compareChunk, tol Tolerance, i, m int) {
 // fitsInt64 reports whether every value of an integer format is an int64.
 func fitsInt64(f dtype.Dtype) bool { return !(f.Kind == 'u' && f.Size == 8) }
 
-// floatDecoder decodes len(dst) elements at b[off], b[off+step], ... as
-// float64s; intDecoder as int64s.
-type (
-	floatDecoder func(dst []float64, b []byte, off, step int)
-	intDecoder   func(dst []int64, b []byte, off, step int)
-)
-
-func newFloatDecoder(f dtype.Dtype) floatDecoder {
-	be := f.BigEndian()
-	switch {
-	case f.Kind == 'f' && f.Size == 8:
-		return func(dst []float64, b []byte, off, step int) {
-			for k := range dst {
-				u := binary.LittleEndian.Uint64(b[off+k*step:])
-				if be {
-					u = bits.ReverseBytes64(u)
-				}
-				dst[k] = math.Float64frombits(u)
-			}
+// decodeBits writes the elements at b[off], b[off+step], ... (one per dst
+// item, at most 8 bytes each) as dtype.Bits reads them: byte order
+// resolved, a signed integer sign-extended by a shift, a float as its IEEE
+// bits. As in encoding/binary, the loop is chosen by element size; the
+// dtype only decides the byte swap and the shift.
+func decodeBits(dst []uint64, b []byte, off, step int, f dtype.Dtype) {
+	// A shift of 0 leaves unsigned and 8-byte elements as they are.
+	be, shift := f.BigEndian(), uint(0)
+	if f.Kind == 'i' {
+		shift = 64 - 8*uint(f.Size)
+	}
+	switch f.Size {
+	case 1:
+		for k := range dst {
+			dst[k] = extendSign(uint64(b[off+k*step]), shift)
 		}
-	case f.Kind == 'f' && f.Size == 4:
-		return func(dst []float64, b []byte, off, step int) {
-			for k := range dst {
-				u := binary.LittleEndian.Uint32(b[off+k*step:])
-				if be {
-					u = bits.ReverseBytes32(u)
-				}
-				dst[k] = float64(math.Float32frombits(u))
+	case 2:
+		for k := range dst {
+			u := binary.LittleEndian.Uint16(b[off+k*step:])
+			if be {
+				u = bits.ReverseBytes16(u)
 			}
+			dst[k] = extendSign(uint64(u), shift)
 		}
-	case f.Kind == 'f' && f.Size == 2:
-		return func(dst []float64, b []byte, off, step int) {
-			for k := range dst {
-				u := binary.LittleEndian.Uint16(b[off+k*step:])
-				if be {
-					u = bits.ReverseBytes16(u)
-				}
-				dst[k] = dtype.HalfToFloat64(u)
+	case 4:
+		for k := range dst {
+			u := binary.LittleEndian.Uint32(b[off+k*step:])
+			if be {
+				u = bits.ReverseBytes32(u)
 			}
+			dst[k] = extendSign(uint64(u), shift)
 		}
-	case fitsInt64(f):
-		dec := newIntDecoder(f)
-		return func(dst []float64, b []byte, off, step int) {
-			var buf [compareBatch]int64
-			for lo := 0; lo < len(dst); lo += compareBatch {
-				part := dst[lo:min(len(dst), lo+compareBatch)]
-				dec(buf[:len(part)], b, off+lo*step, step)
-				for k := range part {
-					part[k] = float64(buf[k])
-				}
+	default:
+		for k := range dst {
+			u := binary.LittleEndian.Uint64(b[off+k*step:])
+			if be {
+				u = bits.ReverseBytes64(u)
 			}
+			dst[k] = u
 		}
 	}
-	return func(dst []float64, b []byte, off, step int) {
+}
+
+// extendSign sign-extends the low 64-shift bits of u: shifted up and back
+// down as an int64 (the mask spares the compiler's check of a shift >= 64).
+func extendSign(u uint64, shift uint) uint64 {
+	return uint64(int64(u<<(shift&63)) >> (shift & 63))
+}
+
+// asUint64s is the storage of a []int64 or []float64 as a []uint64, for
+// decoding bits in place.
+func asUint64s[T int64 | float64](s []T) []uint64 {
+	if len(s) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*uint64)(unsafe.Pointer(&s[0])), len(s))
+}
+
+// decodeInts decodes len(dst) bool or integer elements, of a dtype whose
+// values all fit an int64 (see fitsInt64), at b[off], b[off+step], ...
+func decodeInts(dst []int64, b []byte, off, step int, f dtype.Dtype) {
+	decodeBits(asUint64s(dst), b, off, step, f)
+	if f.Kind == 'b' {
+		for k, x := range dst {
+			dst[k] = min(x, 1)
+		}
+	}
+}
+
+// decodeFloats decodes len(dst) bool, integer or float elements at
+// b[off], b[off+step], ... as float64s (Dtype.Float of each). The bits are
+// loaded into dst's own storage and converted in place.
+func decodeFloats(dst []float64, b []byte, off, step int, f dtype.Dtype) {
+	u := asUint64s(dst)
+	if f.Kind == 'c' {
 		for k := range dst {
 			dst[k] = f.Float(b[off+k*step:])
 		}
+		return
 	}
-}
-
-func newIntDecoder(f dtype.Dtype) intDecoder {
-	o := f.ByteOrder()
+	decodeBits(u, b, off, step, f)
 	switch {
+	case f.Kind == 'f' && f.Size == 8:
+		// The bits in place are the float64s.
+	case f.Kind == 'f' && f.Size == 4:
+		for k, x := range u {
+			dst[k] = float64(math.Float32frombits(uint32(x)))
+		}
+	case f.Kind == 'f':
+		for k, x := range u {
+			dst[k] = dtype.HalfToFloat64(uint16(x))
+		}
+	case f.Kind == 'i':
+		for k, x := range u {
+			dst[k] = float64(int64(x))
+		}
 	case f.Kind == 'b':
-		return func(dst []int64, b []byte, off, step int) {
-			for k := range dst {
-				if b[off+k*step] != 0 {
-					dst[k] = 1
-				} else {
-					dst[k] = 0
-				}
-			}
+		for k, x := range u {
+			dst[k] = float64(min(x, 1))
 		}
-	case f.Size == 1 && f.Kind == 'i':
-		return func(dst []int64, b []byte, off, step int) {
-			for k := range dst {
-				dst[k] = int64(int8(b[off+k*step]))
-			}
-		}
-	case f.Size == 1:
-		return func(dst []int64, b []byte, off, step int) {
-			for k := range dst {
-				dst[k] = int64(b[off+k*step])
-			}
-		}
-	case f.Size == 2 && f.Kind == 'i':
-		return func(dst []int64, b []byte, off, step int) {
-			for k := range dst {
-				dst[k] = int64(int16(o.Uint16(b[off+k*step:])))
-			}
-		}
-	case f.Size == 2:
-		return func(dst []int64, b []byte, off, step int) {
-			for k := range dst {
-				dst[k] = int64(o.Uint16(b[off+k*step:]))
-			}
-		}
-	case f.Size == 4 && f.Kind == 'i':
-		return func(dst []int64, b []byte, off, step int) {
-			for k := range dst {
-				dst[k] = int64(int32(o.Uint32(b[off+k*step:])))
-			}
-		}
-	case f.Size == 4:
-		return func(dst []int64, b []byte, off, step int) {
-			for k := range dst {
-				dst[k] = int64(o.Uint32(b[off+k*step:]))
-			}
+	default:
+		for k, x := range u {
+			dst[k] = float64(x)
 		}
 	}
-	return func(dst []int64, b []byte, off, step int) {
-		for k := range dst {
-			dst[k] = int64(o.Uint64(b[off+k*step:]))
-		}
-	}
-}
-
-// mergeAxes drops size-1 axes and merges neighbours that move together in
-// both arrays, so a C-contiguous pair becomes one long run.
-func mergeAxes(shape, sa, sd []int) ([]int, []int, []int) {
-	var ms, ma, md []int
-	for k, n := range shape {
-		if n == 1 {
-			continue
-		}
-		if m := len(ms); m > 0 && ma[m-1] == n*sa[k] && md[m-1] == n*sd[k] {
-			ms[m-1] *= n
-			ma[m-1], md[m-1] = sa[k], sd[k]
-			continue
-		}
-		ms, ma, md = append(ms, n), append(ma, sa[k]), append(md, sd[k])
-	}
-	return ms, ma, md
 }
 
 // floatPair folds one float64 pair, at position i, into the statistics.
@@ -686,7 +656,7 @@ func ExactDiff(a, b View, opt Options) (count, first int, err error) {
 	if err := b.Check(); err != nil {
 		return 0, -1, err
 	}
-	if !sameShape(a.Shape, b.Shape) || a.Elem != b.Elem {
+	if !slices.Equal(a.Shape, b.Shape) || a.Elem != b.Elem {
 		return 0, -1, fmt.Errorf("shapes %s and %s (%d- and %d-byte elements) cannot be compared byte for byte", ShapeString(a.Shape), ShapeString(b.Shape), a.Elem, b.Elem)
 	}
 	n := a.Count()
@@ -697,7 +667,7 @@ func ExactDiff(a, b View, opt Options) (count, first int, err error) {
 	if n*a.Elem < parallelMin {
 		threads = 1
 	}
-	if perm, ok := denseOrder(a); ok && sameShape(a.Strides, b.Strides) {
+	if perm, ok := denseOrder(a); ok && slices.Equal(a.Strides, b.Strides) {
 		return exactDense(a, b, perm, threads, opt)
 	}
 	return exactStrided(a, b, threads, opt)

@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"math/cmplx"
 	"math/rand"
+	"slices"
 	"testing"
 
 	"strider/internal/dtype"
@@ -420,7 +421,7 @@ func TestCompareOracle(t *testing.T) {
 			fdata := make([]byte, len(d.Data))
 			fv := View{Elem: fd.Size, Shape: shape, Strides: FStrides(shape), Data: fdata}
 			for i := 0; i < n; i++ {
-				idx := unravel(i, shape)
+				idx := Unravel(i, shape)
 				copy(fdata[(idx[0]*fv.Strides[0]+idx[1]*fv.Strides[1])*fd.Size:], d.Data[i*fd.Size:(i+1)*fd.Size])
 			}
 			d = fv
@@ -436,7 +437,7 @@ func TestCompareOracle(t *testing.T) {
 			var first []int
 			nans, infs := 0, 0
 			for i := 0; i < n; i++ {
-				idx := unravel(i, shape)
+				idx := Unravel(i, shape)
 				ea := a.Data[i*fa.Size : (i+1)*fa.Size]
 				off := idx[0]*d.Strides[0] + idx[1]*d.Strides[1]
 				ed := d.Data[off*fd.Size : (off+1)*fd.Size]
@@ -537,7 +538,7 @@ func TestCompareExact(t *testing.T) {
 			v := View{Elem: elem, Shape: shape, Strides: FStrides(shape), Data: make([]byte, len(data))}
 			for i := 0; i < n; i++ {
 				off := 0
-				for k, x := range unravel(i, shape) {
+				for k, x := range Unravel(i, shape) {
 					off += x * v.Strides[k]
 				}
 				copy(v.Data[off*elem:(off+1)*elem], data[i*elem:(i+1)*elem])
@@ -599,6 +600,80 @@ func BenchmarkCompareAllClose(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		if _, err := AllClose(v, f, v, f, Tolerance{RTol: 1e-7, EqualNaN: true}, Options{}); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCompareDecode compares arrays of each integer and float dtype,
+// in both byte orders, with themselves (the int64 decoders) and with a
+// float64 array (the float64 decoders), on one thread.
+func BenchmarkCompareDecode(b *testing.B) {
+	shape := []int{256, 1024}
+	n := Count(shape)
+	f8 := dtype.Dtype{Kind: 'f', Size: 8}
+	other := Contiguous(8, shape, make([]byte, 8*n))
+	for _, d := range []dtype.Dtype{{Kind: 'b', Size: 1}, {Kind: 'i', Size: 1}, {Kind: 'i', Size: 2, Order: '>'}, {Kind: 'u', Size: 4},
+		{Kind: 'i', Size: 8}, {Kind: 'f', Size: 2}, {Kind: 'f', Size: 4, Order: '>'}, {Kind: 'f', Size: 8}} {
+		data := make([]byte, n*d.Size)
+		rand.New(rand.NewSource(2)).Read(data)
+		if d.Kind == 'b' {
+			for i := range data {
+				data[i] &= 1
+			}
+		}
+		v := Contiguous(d.Size, shape, data)
+		for _, c := range []struct {
+			name string
+			y    View
+			fy   dtype.Dtype
+		}{{"self", v, d}, {"vs-f8", other, f8}} {
+			b.Run(d.Descr()+"/"+c.name, func(b *testing.B) {
+				b.SetBytes(int64(len(data)))
+				done := cpuTime(b)
+				for b.Loop() {
+					if _, err := AllClose(v, d, c.y, c.fy, Tolerance{RTol: 1e-7, EqualNaN: true}, Options{Threads: 1}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				done()
+			})
+		}
+	}
+}
+
+// TestMergeAxes checks mergeAxes (coalesce under two stride lists) against
+// the forward merge written out: drop size-1 axes, fold an axis into the
+// previous one when both strides of the previous are n times its own.
+func TestMergeAxes(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	for i := 0; i < 5000; i++ {
+		nd := r.Intn(6)
+		shape, sa, sd := make([]int, nd), make([]int, nd), make([]int, nd)
+		for k := range shape {
+			shape[k] = 1 + r.Intn(4)
+			sa[k], sd[k] = r.Intn(7)-2, r.Intn(7)-2
+		}
+		if r.Intn(2) == 0 {
+			copy(sa, CStrides(shape))
+		}
+		if r.Intn(2) == 0 {
+			copy(sd, CStrides(shape))
+		}
+		var ws, wa, wd []int
+		for k, n := range shape {
+			if n == 1 {
+				continue
+			}
+			if m := len(ws); m > 0 && wa[m-1] == n*sa[k] && wd[m-1] == n*sd[k] {
+				ws[m-1] *= n
+				wa[m-1], wd[m-1] = sa[k], sd[k]
+				continue
+			}
+			ws, wa, wd = append(ws, n), append(wa, sa[k]), append(wd, sd[k])
+		}
+		gs, ga, gd := mergeAxes(shape, sa, sd)
+		if !slices.Equal(gs, ws) || !slices.Equal(ga, wa) || !slices.Equal(gd, wd) {
+			t.Fatalf("%v %v %v: got %v %v %v, want %v %v %v", shape, sa, sd, gs, ga, gd, ws, wa, wd)
 		}
 	}
 }

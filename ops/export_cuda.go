@@ -11,17 +11,7 @@ import "strider/internal/dtype"
 // a kernel: size-1 axes dropped and axes that move together merged (strides
 // in elements, outermost first). A 0-d or one-element view has no axes.
 func CoalescedAxes(v View) (shape, strides []int) {
-	dst := CStrides(v.Shape)
-	axes := make([]loop, 0, len(v.Shape))
-	for k, n := range v.Shape {
-		if n != 1 {
-			axes = append(axes, loop{n: n, src: v.Strides[k], dst: dst[k]})
-		}
-	}
-	for _, a := range coalesce(axes) {
-		shape = append(shape, a.n)
-		strides = append(strides, a.src)
-	}
+	shape, strides, _ = mergeAxes(v.Shape, v.Strides, CStrides(v.Shape))
 	return shape, strides
 }
 

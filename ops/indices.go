@@ -83,7 +83,7 @@ func Indices(idx View, f dtype.Dtype, n, axis int, mode Mode) ([]int, error) {
 			if neg {
 				text = fmt.Sprint(int64(u))
 			}
-			return nil, &IndexError{Index: text, Position: unravel(i, idx.Shape), Axis: axis, Size: n}
+			return nil, &IndexError{Index: text, Position: Unravel(i, idx.Shape), Axis: axis, Size: n}
 		}
 		out[i] = k
 	}
@@ -127,16 +127,4 @@ func resolve(u uint64, neg bool, n int, mode Mode) (int, bool) {
 		}
 		return 0, false
 	}
-}
-
-// unravel is the C-order multi-index of linear position i in shape.
-func unravel(i int, shape []int) []int {
-	pos := make([]int, len(shape))
-	for k := len(shape) - 1; k >= 0; k-- {
-		if shape[k] > 0 {
-			pos[k] = i % shape[k]
-			i /= shape[k]
-		}
-	}
-	return pos
 }

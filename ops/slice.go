@@ -324,7 +324,7 @@ func nonzeroEntries(it *IndexItem) []entry {
 		if !b {
 			continue
 		}
-		for d, c := range unravel(k, it.Shape) {
+		for d, c := range Unravel(k, it.Shape) {
 			coords[d] = append(coords[d], int64(c))
 		}
 	}

@@ -407,7 +407,7 @@ func naiveIndex(shape []int, items []IndexItem, limit int) ([]int, [][]int, erro
 			for k, b := range it.Bools {
 				if b {
 					cnt++
-					for d, c := range unravel(k, it.Shape) {
+					for d, c := range Unravel(k, it.Shape) {
 						coords[d] = append(coords[d], int64(c))
 					}
 				}
@@ -533,7 +533,7 @@ func naiveIndex(shape []int, items []IndexItem, limit int) ([]int, [][]int, erro
 	}
 	src := make([][]int, total)
 	for i := range src {
-		idx := unravel(i, out)
+		idx := Unravel(i, out)
 		var b []int
 		rest := idx
 		if len(arrShapes) > 0 {
@@ -731,7 +731,7 @@ func layoutView(r *rand.Rand, shape []int, elem int) (View, string) {
 	data := make([]byte, span*elem+3)
 	for i := 0; i < n; i++ {
 		off := offset
-		for k, c := range unravel(i, shape) {
+		for k, c := range Unravel(i, shape) {
 			off += c * strides[k]
 		}
 		positionBytes(data[off*elem:(off+1)*elem], i)

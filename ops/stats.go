@@ -1,9 +1,7 @@
 package ops
 
 import (
-	"encoding/binary"
 	"math"
-	"math/bits"
 	"unsafe"
 
 	"strider/internal/dtype"
@@ -301,13 +299,12 @@ func narrowRounding(f dtype.Dtype) func(float64) float64 {
 func newDeviationFolder(f dtype.Dtype, mean float64, round func(float64) float64) func() statsFolder {
 	return func() statsFolder {
 		fs := make([]float64, compareBatch)
-		load := newMagnitudeDecoder(f)
 		return func(st *moments, b []byte, off, step, m int) {
 			if f.Kind == 'f' && f.Size == 4 && !f.BigEndian() && step == 4 {
 				st.m2 += squaredDeviations32(unsafe.Slice((*float32)(unsafe.Pointer(&b[off])), m), mean)
 				return
 			}
-			load(fs[:m], b, off, step)
+			decodeMagnitudes(fs[:m], b, off, step, f)
 			sum := 0.0
 			for _, x := range fs[:m] {
 				if x == x {
@@ -383,20 +380,19 @@ func newStatsFolder(f dtype.Dtype) func() statsFolder {
 	return func() statsFolder { return statsFolderFor(f) }
 }
 
-// newMagnitudeDecoder decodes floats as they are and complex numbers as
+// decodeMagnitudes decodes floats as they are and complex numbers as
 // np.abs computes their magnitude.
-func newMagnitudeDecoder(f dtype.Dtype) floatDecoder {
+func decodeMagnitudes(dst []float64, b []byte, off, step int, f dtype.Dtype) {
 	if f.Kind != 'c' {
-		return newFloatDecoder(f)
+		decodeFloats(dst, b, off, step, f)
+		return
 	}
-	return func(dst []float64, b []byte, off, step int) {
-		for k := range dst {
-			z := f.Complex(b[off+k*step:])
-			if f.Size == 8 {
-				dst[k] = float64(absComplex64(float32(real(z)), float32(imag(z))))
-			} else {
-				dst[k] = absComplex128(real(z), imag(z))
-			}
+	for k := range dst {
+		z := f.Complex(b[off+k*step:])
+		if f.Size == 8 {
+			dst[k] = float64(absComplex64(float32(real(z)), float32(imag(z))))
+		} else {
+			dst[k] = absComplex128(real(z), imag(z))
 		}
 	}
 }
@@ -406,7 +402,6 @@ func statsFolderFor(f dtype.Dtype) statsFolder {
 	m2 := narrowRounding(f) == nil // else a second pass computes the std
 	switch {
 	case f.Kind == 'f' || f.Kind == 'c':
-		dec := newMagnitudeDecoder(f)
 		native := f.Kind == 'f' && !f.BigEndian() && f.Size >= 4
 		return func(st *moments, b []byte, off, step, m int) {
 			switch {
@@ -415,29 +410,21 @@ func statsFolderFor(f dtype.Dtype) statsFolder {
 			case native && step == 8 && f.Size == 8:
 				foldFloats(st, unsafe.Slice((*float64)(unsafe.Pointer(&b[off])), m), m2)
 			default:
-				dec(fs[:m], b, off, step)
+				decodeMagnitudes(fs[:m], b, off, step, f)
 				foldFloats(st, fs[:m], m2)
 			}
 		}
 	case fitsInt64(f):
-		dec := newIntDecoder(f)
 		is := make([]int64, compareBatch)
 		return func(st *moments, b []byte, off, step, m int) {
-			dec(is[:m], b, off, step)
+			decodeInts(is[:m], b, off, step, f)
 			lo, hi := foldInts(st, is[:m], fs)
 			st.merge(moments{has: true, lo: st.lo, hi: st.hi, ilo: lo, ihi: hi})
 		}
 	}
 	us := make([]uint64, compareBatch)
-	be := f.BigEndian()
 	return func(st *moments, b []byte, off, step, m int) {
-		for k := 0; k < m; k++ {
-			u := binary.LittleEndian.Uint64(b[off+k*step:])
-			if be {
-				u = bits.ReverseBytes64(u)
-			}
-			us[k] = u
-		}
+		decodeBits(us[:m], b, off, step, f)
 		lo, hi := foldInts(st, us[:m], fs)
 		st.merge(moments{has: true, lo: st.lo, hi: st.hi, ulo: lo, uhi: hi})
 	}

@@ -101,6 +101,44 @@ func (v View) checkSize(size int) error {
 	return nil
 }
 
+// Unravel returns the C-order multi-index of linear position i in shape.
+func Unravel(i int, shape []int) []int {
+	pos := make([]int, len(shape))
+	for k := len(shape) - 1; k >= 0; k-- {
+		if shape[k] > 0 {
+			pos[k] = i % shape[k]
+			i /= shape[k]
+		}
+	}
+	return pos
+}
+
+// ElemAt returns the bytes of the element at multi-index idx, one index
+// per axis, each within its axis (v.Check has passed).
+func (v View) ElemAt(idx []int) []byte {
+	off := v.Offset
+	for k, i := range idx {
+		off += i * v.Strides[k]
+	}
+	return v.Data[off*v.Elem : (off+1)*v.Elem]
+}
+
+// mergeAxes drops size-1 axes of shape and merges neighbours that move
+// together under both stride lists sa and sd (as coalesce does for a
+// copy), so a pair of C-contiguous arrays becomes one long run.
+func mergeAxes(shape, sa, sd []int) (ms, ma, md []int) {
+	axes := make([]loop, 0, len(shape))
+	for k, n := range shape {
+		if n != 1 {
+			axes = append(axes, loop{n: n, src: sa[k], dst: sd[k]})
+		}
+	}
+	for _, a := range coalesce(axes) {
+		ms, ma, md = append(ms, a.n), append(ma, a.src), append(md, a.dst)
+	}
+	return ms, ma, md
+}
+
 func abs(x int) int {
 	if x < 0 {
 		return -x

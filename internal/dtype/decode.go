@@ -8,13 +8,13 @@ import "math"
 func (d Dtype) Bits(b []byte) uint64 {
 	u := d.raw(b)
 	if d.Kind == 'i' {
-		return uint64(SignExtend(u, d.Size))
+		return uint64(signExtend(u, d.Size))
 	}
 	return u
 }
 
-// SignExtend reads the low size bytes of u as a two's complement integer.
-func SignExtend(u uint64, size int) int64 {
+// signExtend reads the low size bytes of u as a two's complement integer.
+func signExtend(u uint64, size int) int64 {
 	shift := 64 - 8*uint(size)
 	return int64(u<<shift) >> shift
 }
@@ -43,7 +43,7 @@ func (d Dtype) Int(b []byte) (neg bool, mag uint64) {
 		}
 		return false, 0
 	case 'i':
-		if s := SignExtend(u, d.Size); s < 0 {
+		if s := signExtend(u, d.Size); s < 0 {
 			return true, uint64(-s) // -MinInt64 wraps to 2^63, its magnitude
 		}
 	}
