@@ -5,19 +5,9 @@ package main
 import (
 	"os"
 
-	"github.com/urfave/cli/v2"
-
 	"strider/cmd"
 )
 
 func main() {
-	app := &cli.App{
-		Name:                 "strider",
-		Usage:                "one tensor operation on .npy files, byte-identical to NumPy",
-		Version:              cmd.Version,
-		EnableBashCompletion: true,
-		HideHelpCommand:      false,
-		Commands:             cmd.Commands,
-	}
-	os.Exit(cmd.Run(app, os.Args, os.Stderr))
+	os.Exit(cmd.Run(cmd.NewApp(), os.Args, os.Stderr))
 }

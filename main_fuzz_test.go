@@ -19,8 +19,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/urfave/cli/v2"
-
 	"strider/cmd"
 )
 
@@ -38,8 +36,8 @@ import (
 // failure must be exit 2 with one line "strider: ..." on stderr, nothing on
 // standard output, no output file and every input unchanged.
 //
-// Commands run in-process through cmd.Run, with os.Stdin and os.Stdout
-// pointed at files; STRIDER_FUZZ_EXEC=1 runs the built binary instead (the
+// Commands run in-process through cmd.Run, with the app's Reader and
+// Writer on files; STRIDER_FUZZ_EXEC=1 runs the built binary instead (the
 // same cases, to check that in-process running changes nothing).
 func FuzzCommand(f *testing.F) {
 	for _, s := range fuzzCommandSeeds() {
@@ -2335,28 +2333,15 @@ func runStrider(t *testing.T, args []string, stdin []byte) (code int, stdout, st
 			t.Fatal(err)
 		}
 	} else {
-		oldIn, oldOut := os.Stdin, os.Stdout
-		os.Stdin, os.Stdout = in, out
-		code = cmd.Run(newApp(), append([]string{"strider"}, args...), &errb)
-		os.Stdin, os.Stdout = oldIn, oldOut
+		app := cmd.NewApp()
+		app.Reader, app.Writer = in, out
+		code = cmd.Run(app, append([]string{"strider"}, args...), &errb)
 	}
 	b, err := os.ReadFile(outPath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return code, b, errb.Bytes()
-}
-
-// newApp is main's app.
-func newApp() *cli.App {
-	return &cli.App{
-		Name:                 "strider",
-		Usage:                "one tensor operation on .npy files, byte-identical to NumPy",
-		Version:              cmd.Version,
-		EnableBashCompletion: true,
-		HideHelpCommand:      false,
-		Commands:             cmd.Commands,
-	}
 }
 
 // ---------------------------------------------------------------------------

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -158,12 +157,12 @@ func runCompare(c *cli.Context) error {
 	if done, err := compareArchives(c, specA, specD, tol, opt); done {
 		return err
 	}
-	a, err := openInput(specA, npy.AccessAll)
+	a, err := openInput(c, specA, npy.AccessAll)
 	if err != nil {
 		return err
 	}
 	defer a.Close()
-	d, err := openInput(specD, npy.AccessAll)
+	d, err := openInput(c, specD, npy.AccessAll)
 	if err != nil {
 		return err
 	}
@@ -187,7 +186,7 @@ func runCompare(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := r.print(os.Stdout, c.Bool("json"), specA, specD, a.Dtype, d.Dtype); err != nil {
+	if err := r.print(c.App.Writer, c.Bool("json"), specA, specD, a.Dtype, d.Dtype); err != nil {
 		return err
 	}
 	if !r.Equal {

@@ -3,7 +3,6 @@ package cmd
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path"
 	"strings"
 
@@ -81,7 +80,7 @@ func compareArchives(c *cli.Context, specA, specD string, tol ops.Tolerance, opt
 		return true, usagef("--member %q matches no member of %s or %s", glob, specA, specD)
 	}
 	counts := map[string]int{}
-	enc := json.NewEncoder(os.Stdout)
+	enc := json.NewEncoder(c.App.Writer)
 	enc.SetEscapeHTML(false)
 	asJSON := c.Bool("json")
 	for _, name := range names {
@@ -117,13 +116,13 @@ func compareArchives(c *cli.Context, specA, specD string, tol ops.Tolerance, opt
 		if m.compareReport != nil && !m.Equal {
 			line += ": " + strings.Join(m.lines, ", ")
 		}
-		if _, err := fmt.Fprintln(os.Stdout, line); err != nil {
+		if _, err := fmt.Fprintln(c.App.Writer, line); err != nil {
 			return true, err
 		}
 	}
 	if !asJSON {
 		differ := counts["differs"] + counts["shape mismatch"] + counts["dtype mismatch"]
-		if _, err := fmt.Fprintf(os.Stdout, "%d %s: %d equal, %d differ, %d only in A, %d only in B\n",
+		if _, err := fmt.Fprintf(c.App.Writer, "%d %s: %d equal, %d differ, %d only in A, %d only in B\n",
 			len(names), plural(len(names), "member"), counts["equal"], differ, counts["only in A"], counts["only in B"]); err != nil {
 			return true, err
 		}
@@ -159,12 +158,12 @@ func contains(list []string, s string) bool {
 // compareMember compares one pair of members as compare compares two
 // arrays.
 func compareMember(c *cli.Context, specA, specD string, tol ops.Tolerance, opt settings) (*compareReport, error) {
-	a, err := openInput(specA, npy.AccessAll)
+	a, err := openInput(c, specA, npy.AccessAll)
 	if err != nil {
 		return nil, err
 	}
 	defer a.Close()
-	d, err := openInput(specD, npy.AccessAll)
+	d, err := openInput(c, specD, npy.AccessAll)
 	if err != nil {
 		return nil, err
 	}

@@ -31,6 +31,20 @@ var (
 	quietFlag = &cli.BoolFlag{
 		Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on standard error",
 	}
+	// axisFlag is the axis sort and gather-elements work along: the last
+	// by default, and --dim as torch names it. Read it with axisValue.
+	axisFlag = &cli.StringFlag{
+		Name: "axis", Aliases: []string{"dim"}, Value: "-1", Usage: "axis `A` to work along",
+	}
+	// takeAxisFlag is gather's --axis: numpy.take flattens the input
+	// without one, and the contract gives gather no --dim.
+	takeAxisFlag = &cli.StringFlag{
+		Name: axisFlag.Name, Usage: "axis `A` to take along (default: the flattened array)",
+	}
+	// indicesFlag is the index array of gather and gather-elements.
+	indicesFlag = &cli.StringFlag{
+		Name: "indices", Usage: "read the indices from `IDX.npy`",
+	}
 	// The commands whose result is a view of the input (transpose, slice,
 	// diagonal) take --order.
 	orderFlag = &cli.StringFlag{
@@ -114,8 +128,8 @@ type input struct {
 // openInput opens a .npy path, "-" or an .npz member. An input opened
 // with npy.AccessAllLater is read in by whoever fills the output, once the
 // output exists (settings.readAhead, or a call to Prefetch).
-func openInput(spec string, access npy.Access) (input, error) {
-	a, err := npy.Open(spec, stdinFor(spec), access)
+func openInput(c *cli.Context, spec string, access npy.Access) (input, error) {
+	a, err := npy.Open(spec, stdinFor(c, spec), access)
 	if err != nil {
 		return input{}, fmt.Errorf("%s: %w", displayName(spec), err)
 	}
@@ -136,11 +150,10 @@ func displayName(spec string) string {
 // the copy a bounded piece at a time.
 func writeView(c *cli.Context, d dtype.Dtype, v ops.View, opt settings) error {
 	shape, v, fortran := opt.layout(v)
-	copyPiece := func(dst []byte, p ops.View, done *atomic.Int64) error {
-		opt.Done = done
-		return opt.eng.Copy(dst, p, opt.Options)
+	copyPiece := func(dst []byte, p ops.View, o ops.Options) error {
+		return opt.eng.Copy(dst, p, o)
 	}
-	return writeOutput(c, d, shape, fortran, viewPieces(v, opt, copyPiece))
+	return writeOutput(c, opt, d, shape, fortran, viewPieces(v, opt, copyPiece))
 }
 
 // writeSparse writes the view that view makes of the input, reading only
@@ -149,7 +162,7 @@ func writeView(c *cli.Context, d dtype.Dtype, v ops.View, opt settings) error {
 // is then cheaper than a page fault per element. Otherwise the input is
 // mapped lazily (npy.AccessSparse), so only the pages touched are read.
 func writeSparse(c *cli.Context, spec string, opt settings, view func(ops.View) (ops.View, error)) error {
-	in, err := openInput(spec, npy.AccessReadAt)
+	in, err := openInput(c, spec, npy.AccessReadAt)
 	if err != nil {
 		return err
 	}
@@ -161,9 +174,8 @@ func writeSparse(c *cli.Context, spec string, opt settings, view func(ops.View) 
 	r := in.ReaderAt()
 	if _, onCPU := opt.eng.(cpu); onCPU && r != nil && ops.PreferReadAt(v) {
 		shape, v, fortran := opt.layout(v)
-		return writeOutput(c, in.Dtype, shape, fortran, viewPieces(v, opt, func(dst []byte, p ops.View, done *atomic.Int64) error {
-			opt.Done = done
-			if err := ops.CopyAt(dst, p, r, in.NBytes(), opt.Options); err != nil {
+		return writeOutput(c, opt, in.Dtype, shape, fortran, viewPieces(v, opt, func(dst []byte, p ops.View, o ops.Options) error {
+			if err := ops.CopyAt(dst, p, r, in.NBytes(), o); err != nil {
 				return fmt.Errorf("%s: %w", displayName(spec), err)
 			}
 			return nil
@@ -171,7 +183,7 @@ func writeSparse(c *cli.Context, spec string, opt settings, view func(ops.View) 
 	}
 	if r != nil {
 		// Dense enough that a mapping wins: map the file after all.
-		mapped, err := openInput(spec, npy.AccessSparse)
+		mapped, err := openInput(c, spec, npy.AccessSparse)
 		if err != nil {
 			return err
 		}
@@ -187,13 +199,15 @@ func writeSparse(c *cli.Context, spec string, opt settings, view func(ops.View) 
 // computed and written this many bytes at a time.
 const streamPiece = 256 << 20
 
-// filler computes a whole result into dst, adding to done as it goes.
-type filler func(dst []byte, done *atomic.Int64) error
+// filler computes a whole result into dst with the command's options, whose
+// Done (set by writeOutput) it advances by the bytes it writes: the kernels
+// of ops and cuda do so as they go.
+type filler func(dst []byte, opt ops.Options) error
 
 // piecer computes a result for a stream a piece at a time in C order: it
 // fills buf, or a prefix of it, and passes that to emit, until the result
-// is whole.
-type piecer func(buf []byte, done *atomic.Int64, emit func([]byte) error) error
+// is whole, advancing opt.Done as a filler does.
+type piecer func(buf []byte, opt ops.Options, emit func([]byte) error) error
 
 // result is how a command computes its result: whole, and, where it can,
 // in pieces.
@@ -204,22 +218,22 @@ type result struct {
 
 // viewPieces is the result of copying v with copyPiece, whole or in the
 // pieces ops.View.Pieces cuts. An input to read ahead is read in first.
-func viewPieces(v ops.View, opt settings, copyPiece func(dst []byte, p ops.View, done *atomic.Int64) error) result {
+func viewPieces(v ops.View, opt settings, copyPiece func(dst []byte, p ops.View, o ops.Options) error) result {
 	prefetch := func() {
 		if opt.readAhead != nil {
 			opt.readAhead.Prefetch()
 		}
 	}
 	return result{
-		whole: func(dst []byte, done *atomic.Int64) error {
+		whole: func(dst []byte, o ops.Options) error {
 			prefetch()
-			return copyPiece(dst, v, done)
+			return copyPiece(dst, v, o)
 		},
-		pieces: func(buf []byte, done *atomic.Int64, emit func([]byte) error) error {
+		pieces: func(buf []byte, o ops.Options, emit func([]byte) error) error {
 			prefetch()
 			for p := range v.Pieces(len(buf)) {
 				b := buf[:p.Count()*p.Elem]
-				if err := copyPiece(b, p, done); err != nil {
+				if err := copyPiece(b, p, o); err != nil {
 					return err
 				}
 				if err := emit(b); err != nil {
@@ -231,10 +245,11 @@ func viewPieces(v ops.View, opt settings, copyPiece func(dst []byte, p ops.View,
 	}
 }
 
-// writeResult creates the output, lets fill compute into its data, and
-// commits it atomically, showing progress when the work is long.
-func writeResult(c *cli.Context, d dtype.Dtype, shape []int, fill filler) error {
-	return writeOutput(c, d, shape, false, result{whole: fill})
+// writeResult creates the output, lets fill compute into its data with
+// opt's options and the progress counter, and commits it atomically,
+// showing progress when the work is long.
+func writeResult(c *cli.Context, opt settings, d dtype.Dtype, shape []int, fill filler) error {
+	return writeOutput(c, opt, d, shape, false, result{whole: fill})
 }
 
 // layout is how the view v is written: in C order (its shape, v itself,
@@ -254,33 +269,36 @@ func (opt settings) layout(v ops.View) ([]int, ops.View, bool) {
 // pieces: a stream output (standard output, a pipe, a device) then gets it
 // through a buffer of at most streamPiece bytes, whatever its size. With
 // fortran, the header says Fortran order and r computes the data in it.
-func writeOutput(c *cli.Context, d dtype.Dtype, shape []int, fortran bool, r result) error {
+func writeOutput(c *cli.Context, opt settings, d dtype.Dtype, shape []int, fortran bool, r result) error {
 	path, err := outputPath(c)
 	if err != nil {
 		return err
 	}
+	stdout := c.App.Writer
 	var out *npy.Output
 	switch {
 	case r.pieces != nil:
-		out, err = npy.CreatePieces(path, os.Stdout, d, shape, fortran)
+		out, err = npy.CreatePieces(path, stdout, d, shape, fortran)
 	case fortran:
-		out, err = npy.CreateFortran(path, os.Stdout, d, shape)
+		out, err = npy.CreateFortran(path, stdout, d, shape)
 	default:
-		out, err = npy.Create(path, os.Stdout, d, shape)
+		out, err = npy.Create(path, stdout, d, shape)
 	}
 	if err != nil {
 		return err
 	}
 	defer out.Abort()
 	var done atomic.Int64
+	run := opt.Options
+	run.Done = &done
 	if out.Streaming() {
 		total := int64(ops.Count(shape)) * int64(d.Size)
 		stop := startProgress(c, total, &done)
-		err = r.pieces(make([]byte, min(total, streamPiece)), &done, out.WritePiece)
+		err = r.pieces(make([]byte, min(total, streamPiece)), run, out.WritePiece)
 		stop()
 	} else {
 		stop := startProgress(c, int64(len(out.Data)), &done)
-		err = r.whole(out.Data, &done)
+		err = r.whole(out.Data, run)
 		stop()
 	}
 	if err != nil {
@@ -299,7 +317,7 @@ func outputPath(c *cli.Context) (string, error) {
 		}
 		return p, nil
 	}
-	if isTerminal(os.Stdout) {
+	if f, ok := c.App.Writer.(*os.File); ok && isTerminal(f) {
 		return "", usagef("refusing to write .npy data to a terminal; use -o FILE or redirect standard output")
 	}
 	return "-", nil
@@ -329,6 +347,12 @@ func parseInts(flag, s string) ([]int, error) {
 		out = append(out, n)
 	}
 	return out, nil
+}
+
+// axisValue reads --axis (or its alias) as an integer, not yet checked
+// against the array's dimensions.
+func axisValue(c *cli.Context) (int, error) {
+	return parseInt(axisFlag.Name, c.String(axisFlag.Name))
 }
 
 // parseInt reads one integer option value.

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"sync/atomic"
 
 	"github.com/urfave/cli/v2"
 
@@ -103,7 +101,7 @@ func runFromText(c *cli.Context) error {
 	if lt.NDMin < 0 || lt.NDMin > 2 {
 		return usagef("--ndmin %d: only 0, 1 and 2 are allowed", lt.NDMin)
 	}
-	text, release, err := readText(spec)
+	text, release, err := readText(c, spec)
 	if err != nil {
 		return fmt.Errorf("%s: %w", displayName(spec), err)
 	}
@@ -124,21 +122,21 @@ func runFromText(c *cli.Context) error {
 		}
 		return err
 	}
-	return writeResult(c, d, shape, func(dst []byte, done *atomic.Int64) error {
+	return writeResult(c, opt, d, shape, func(dst []byte, o ops.Options) error {
 		n := 0
 		for _, piece := range data {
 			n += copy(dst[n:], piece)
 		}
-		done.Add(int64(n))
+		o.Done.Add(int64(n))
 		return nil
 	})
 }
 
 // readText reads a whole text input: a file, mapped, or all of standard
 // input. The caller calls release when done with the bytes.
-func readText(spec string) (text []byte, release func(), err error) {
+func readText(c *cli.Context, spec string) (text []byte, release func(), err error) {
 	if spec == "-" {
-		b, err := io.ReadAll(os.Stdin)
+		b, err := io.ReadAll(c.App.Reader)
 		if err != nil {
 			return nil, nil, fmt.Errorf("reading: %w", err)
 		}

@@ -1,8 +1,6 @@
 package cmd
 
 import (
-	"sync/atomic"
-
 	"github.com/urfave/cli/v2"
 
 	"strider/npy"
@@ -26,9 +24,9 @@ Examples:
    strider gather --indices idx.npy --axis 0 --mode wrap m.npy -o rows.npy
    strider gather --index -1 v.npy -o last.npy`,
 	Flags: withShared(
-		&cli.StringFlag{Name: "indices", Usage: "read the indices from `IDX.npy`"},
+		indicesFlag,
 		&cli.StringFlag{Name: "index", Usage: "indices as a NumPy `LITERAL`"},
-		&cli.StringFlag{Name: "axis", Usage: "axis `A` to take along (default: the flattened array)"},
+		takeAxisFlag,
 		&cli.StringFlag{Name: "mode", Value: "raise", Usage: "out-of-range indices: `raise`, wrap or clip"},
 	),
 	Action: runGather,
@@ -36,12 +34,12 @@ Examples:
 
 // indexSource reads --indices or --index, exactly one of them.
 func indexSource(c *cli.Context, literalAllowed bool) (indexArray, error) {
-	file, lit := c.IsSet("indices"), literalAllowed && c.IsSet("index")
+	file, lit := c.IsSet(indicesFlag.Name), literalAllowed && c.IsSet("index")
 	switch {
 	case file && lit:
 		return indexArray{}, usagef("give --indices or --index, not both")
 	case file:
-		return readIndexFile(c.String("indices"))
+		return readIndexFile(c, c.String(indicesFlag.Name))
 	case lit:
 		return parseIndexLiteral(c.String("index"))
 	case literalAllowed:
@@ -68,28 +66,28 @@ func runGather(c *cli.Context) error {
 		return err
 	}
 	defer ix.close()
-	in, err := openInput(spec, npy.AccessSparse)
+	in, err := openInput(c, spec, npy.AccessSparse)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
 	v := in.view
 
-	if !c.IsSet("axis") {
+	if !c.IsSet(takeAxisFlag.Name) {
 		idx, err := ix.resolve(v.Count(), 0, mode)
 		if err != nil {
 			return err
 		}
-		return writeOutput(c, in.Dtype, ix.shape, false, result{
-			whole: func(dst []byte, done *atomic.Int64) error {
-				return opt.eng.TakeFlat(dst, v, idx, opt.Options)
+		return writeOutput(c, opt, in.Dtype, ix.shape, false, result{
+			whole: func(dst []byte, o ops.Options) error {
+				return opt.eng.TakeFlat(dst, v, idx, o)
 			},
-			pieces: indexPieces(len(idx), v.Elem, func(dst []byte, lo, hi int) error {
-				return opt.eng.TakeFlat(dst, v, idx[lo:hi], opt.Options)
+			pieces: indexPieces(len(idx), v.Elem, func(dst []byte, lo, hi int, o ops.Options) error {
+				return opt.eng.TakeFlat(dst, v, idx[lo:hi], o)
 			}),
 		})
 	}
-	a, err := parseInt("axis", c.String("axis"))
+	a, err := axisValue(c)
 	if err != nil {
 		return err
 	}
@@ -106,33 +104,32 @@ func runGather(c *cli.Context) error {
 		return err
 	}
 	shape := ops.TakeShape(v.Shape, axis, ix.shape)
-	r := result{whole: func(dst []byte, done *atomic.Int64) error {
-		opt.Done = done
-		return opt.eng.Take(dst, v, axis, idx, opt.Options)
+	r := result{whole: func(dst []byte, o ops.Options) error {
+		return opt.eng.Take(dst, v, axis, idx, o)
 	}}
 	if axis == 0 {
 		// A run of indices at a time: each takes whole rows.
-		r.pieces = indexPieces(len(idx), ops.Count(shape[len(ix.shape):])*v.Elem, func(dst []byte, lo, hi int) error {
-			return opt.eng.Take(dst, v, 0, idx[lo:hi], opt.Options)
+		r.pieces = indexPieces(len(idx), ops.Count(shape[len(ix.shape):])*v.Elem, func(dst []byte, lo, hi int, o ops.Options) error {
+			return opt.eng.Take(dst, v, 0, idx[lo:hi], o)
 		})
 	} else {
 		// A run of the input's leading rows at a time, with every index.
 		row := ops.Count(shape[1:]) * v.Elem
-		r.pieces = indexPieces(v.Shape[0], row, func(dst []byte, lo, hi int) error {
+		r.pieces = indexPieces(v.Shape[0], row, func(dst []byte, lo, hi int, o ops.Options) error {
 			sub := v
 			sub.Shape = append([]int{hi - lo}, v.Shape[1:]...)
 			sub.Offset += lo * v.Strides[0]
-			return opt.eng.Take(dst, sub, axis, idx, opt.Options)
+			return opt.eng.Take(dst, sub, axis, idx, o)
 		})
 	}
-	return writeOutput(c, in.Dtype, shape, false, r)
+	return writeOutput(c, opt, in.Dtype, shape, false, r)
 }
 
 // indexPieces is the piecer of a result of n parts of size bytes each, in
 // C order, that fill computes for parts lo..hi-1: as many whole parts per
 // piece as the buffer holds (at least one).
-func indexPieces(n, size int, fill func(dst []byte, lo, hi int) error) piecer {
-	return func(buf []byte, done *atomic.Int64, emit func([]byte) error) error {
+func indexPieces(n, size int, fill func(dst []byte, lo, hi int, o ops.Options) error) piecer {
+	return func(buf []byte, o ops.Options, emit func([]byte) error) error {
 		if n == 0 || size == 0 {
 			return nil // an empty result: the header alone
 		}
@@ -143,13 +140,12 @@ func indexPieces(n, size int, fill func(dst []byte, lo, hi int) error) piecer {
 			if len(b) > len(buf) {
 				b = make([]byte, (hi-lo)*size) // one part larger than a piece
 			}
-			if err := fill(b, lo, hi); err != nil {
+			if err := fill(b, lo, hi, o); err != nil {
 				return err
 			}
 			if err := emit(b); err != nil {
 				return err
 			}
-			done.Add(int64(len(b)))
 		}
 		return nil
 	}

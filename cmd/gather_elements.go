@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"fmt"
-	"sync/atomic"
 
 	"github.com/urfave/cli/v2"
 
@@ -23,8 +22,8 @@ Examples:
    strider gather-elements --indices order.npy scores.npy -o picked.npy
    strider gather-elements --indices idx.npy --axis 0 m.npy -o g.npy`,
 	Flags: withShared(
-		&cli.StringFlag{Name: "indices", Usage: "read the indices from `IDX.npy`"},
-		&cli.StringFlag{Name: "axis", Aliases: []string{"dim"}, Value: "-1", Usage: "axis `A` to gather along"},
+		indicesFlag,
+		axisFlag,
 	),
 	Action: runGatherElements,
 }
@@ -38,7 +37,7 @@ func runGatherElements(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	a, err := parseInt("axis", c.String("axis"))
+	a, err := axisValue(c)
 	if err != nil {
 		return err
 	}
@@ -47,7 +46,7 @@ func runGatherElements(c *cli.Context) error {
 		return err
 	}
 	defer ix.close()
-	in, err := openInput(spec, npy.AccessSparse)
+	in, err := openInput(c, spec, npy.AccessSparse)
 	if err != nil {
 		return err
 	}
@@ -69,7 +68,7 @@ func runGatherElements(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeResult(c, in.Dtype, ix.shape, func(dst []byte, done *atomic.Int64) error {
-		return opt.eng.TakeAlongAxis(dst, v, axis, ix.shape, idx, opt.Options)
+	return writeResult(c, opt, in.Dtype, ix.shape, func(dst []byte, o ops.Options) error {
+		return opt.eng.TakeAlongAxis(dst, v, axis, ix.shape, idx, o)
 	})
 }

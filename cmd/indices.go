@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 
+	"github.com/urfave/cli/v2"
+
 	"strider/internal/dtype"
 	"strider/npy"
 	"strider/ops"
@@ -19,8 +21,8 @@ type indexArray struct {
 }
 
 // readIndexFile opens an index .npy of any integer dtype and byte order.
-func readIndexFile(spec string) (indexArray, error) {
-	a, err := npy.Open(spec, stdinFor(spec), npy.AccessAll)
+func readIndexFile(c *cli.Context, spec string) (indexArray, error) {
+	a, err := npy.Open(spec, stdinFor(c, spec), npy.AccessAll)
 	if err != nil {
 		return indexArray{}, fmt.Errorf("--indices %s: %w", displayName(spec), err)
 	}

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
+	"io"
 	"strings"
 	"unicode/utf8"
 
@@ -83,7 +83,7 @@ func runInfo(c *cli.Context) error {
 	if c.NArg() == 0 {
 		return usagef("missing FILE (see strider info --help)")
 	}
-	enc := json.NewEncoder(os.Stdout)
+	enc := json.NewEncoder(c.App.Writer)
 	enc.SetEscapeHTML(false)
 	bad := 0
 	fail := func(spec string, err error) {
@@ -96,18 +96,18 @@ func runInfo(c *cli.Context) error {
 				fail(spec, err)
 				continue
 			}
-			if err := printTensors(enc, c.Bool("json"), spec, tf); err != nil {
+			if err := printTensors(c.App.Writer, enc, c.Bool("json"), spec, tf); err != nil {
 				return err
 			}
 			continue
 		}
-		descs, err := npy.Inspect(spec, stdinFor(spec))
+		descs, err := npy.Inspect(spec, stdinFor(c, spec))
 		if err != nil {
 			fail(spec, err)
 			continue
 		}
 		for _, d := range descs {
-			if err := printInfo(enc, c.Bool("json"), spec, d); err != nil {
+			if err := printInfo(c.App.Writer, enc, c.Bool("json"), spec, d); err != nil {
 				return err
 			}
 			label := spec
@@ -128,7 +128,7 @@ func runInfo(c *cli.Context) error {
 	return nil
 }
 
-func printInfo(enc *json.Encoder, asJSON bool, spec string, d npy.Description) error {
+func printInfo(w io.Writer, enc *json.Encoder, asJSON bool, spec string, d npy.Description) error {
 	h := d.Header
 	r := infoRecord{
 		Path: spec, PathEscaped: surrogateEscaped(spec), Shape: h.Shape, Descr: h.RawDescr, FortranOrder: h.Fortran, Count: h.Count(),
@@ -175,7 +175,7 @@ func printInfo(enc *json.Encoder, asJSON bool, spec string, d npy.Description) e
 	if d.Truncated() {
 		line += fmt.Sprintf("; data truncated: %d of %d bytes", d.DataBytes, *r.NBytes)
 	}
-	_, err := fmt.Fprintln(os.Stdout, line)
+	_, err := fmt.Fprintln(w, line)
 	return err
 }
 

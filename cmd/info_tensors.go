@@ -3,7 +3,7 @@ package cmd
 import (
 	"encoding/json"
 	"fmt"
-	"os"
+	"io"
 	"strings"
 
 	"strider/npy"
@@ -33,10 +33,10 @@ type tensorRecord struct {
 // printTensors prints one line per tensor of tf, which spec names: a whole
 // file (then each line names its tensor, as FILE:NAME in text and as the
 // member key in JSON, as info lists an .npz) or one tensor.
-func printTensors(enc *json.Encoder, asJSON bool, spec string, tf *npy.TensorFile) error {
+func printTensors(w io.Writer, enc *json.Encoder, asJSON bool, spec string, tf *npy.TensorFile) error {
 	format := map[string]string{"safetensors": "safetensors", "torch": "torch.save"}[tf.Format]
 	if len(tf.Tensors) == 0 && !asJSON {
-		_, err := fmt.Fprintf(os.Stdout, "%s: no tensors, %s\n", spec, format)
+		_, err := fmt.Fprintf(w, "%s: no tensors, %s\n", spec, format)
 		return err
 	}
 	for i := range tf.Tensors {
@@ -94,7 +94,7 @@ func printTensors(enc *json.Encoder, asJSON bool, spec string, tf *npy.TensorFil
 			line = fmt.Sprintf("%s: %s (%s), shape %s, %s, %d elements, %s, %s",
 				path, dtype, r.Descr, ops.ShapeString(r.Shape), layout, r.Count, bytes, format)
 		}
-		if _, err := fmt.Fprintln(os.Stdout, strings.ReplaceAll(line, "\n", " ")); err != nil {
+		if _, err := fmt.Fprintln(w, strings.ReplaceAll(line, "\n", " ")); err != nil {
 			return err
 		}
 	}

@@ -11,6 +11,12 @@ import (
 	"strider/npy"
 )
 
+// progressHook is the key in App.Metadata of a func(command string, done,
+// total int64) that each stop of startProgress calls with the bytes the
+// work reported out of its total: tests set it to check that every command
+// reports all its progress, terminal or not.
+const progressHook = "strider.progress"
+
 // progressDelay is how long work runs before progress appears.
 const progressDelay = time.Second
 
@@ -18,7 +24,15 @@ const progressDelay = time.Second
 // runs, when standard error is a terminal and --quiet is not given. stop
 // clears the line.
 func startProgress(c *cli.Context, total int64, done *atomic.Int64) (stop func()) {
-	if c.Bool("quiet") || total == 0 || !isTerminal(os.Stderr) {
+	hook, _ := c.App.Metadata[progressHook].(func(command string, done, total int64))
+	if hook != nil {
+		defer func() {
+			s := stop
+			stop = func() { s(); hook(c.Command.Name, done.Load(), total) }
+		}()
+	}
+	f, ok := c.App.ErrWriter.(*os.File)
+	if c.Bool("quiet") || total == 0 || !ok || !isTerminal(f) {
 		return func() {}
 	}
 	quit := make(chan struct{})
@@ -35,10 +49,10 @@ func startProgress(c *cli.Context, total int64, done *atomic.Int64) (stop func()
 		tick := time.NewTicker(200 * time.Millisecond)
 		defer tick.Stop()
 		for {
-			fmt.Fprintf(os.Stderr, "\rstrider: %s: %3d%% of %s", c.Command.Name, 100*done.Load()/total, npy.HumanBytes(total))
+			fmt.Fprintf(f, "\rstrider: %s: %3d%% of %s", c.Command.Name, 100*done.Load()/total, npy.HumanBytes(total))
 			select {
 			case <-quit:
-				fmt.Fprint(os.Stderr, "\r\033[K")
+				fmt.Fprint(f, "\r\033[K")
 				return
 			case <-tick.C:
 			}

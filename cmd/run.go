@@ -1,6 +1,16 @@
 // Package cmd holds strider's subcommands: flags, argument checks, and the
 // calls into npy (reading and writing) and ops (the work). Errors become exit
 // codes and one-line messages in exactly one place, Run.
+//
+// NewApp builds the app main runs and the tests run in-process: commands
+// read standard input from app.Reader and write to app.Writer and
+// app.ErrWriter, never to the os globals. Flags that several commands take
+// are typed variables declared once in flags.go (outputFlag, axisFlag,
+// indicesFlag, ...) and read back by their Name. A command that writes an
+// array hands writeResult (or writeOutput) a fill function; writeOutput
+// creates the output and gives the fill the command's ops.Options with
+// Done already set to the progress counter, so every kernel reports
+// progress the same way.
 package cmd
 
 import (
@@ -39,6 +49,24 @@ var Commands = []*cli.Command{
 	toTextCommand,
 	fromTextCommand,
 	compareCommand,
+}
+
+// NewApp returns the strider app: every command, reading standard input
+// from app.Reader and writing results to app.Writer (os.Stdin and
+// os.Stdout; a caller running strider in-process, as the tests do, sets
+// other files). Run sets app.ErrWriter.
+func NewApp() *cli.App {
+	return &cli.App{
+		Name:                 "strider",
+		Usage:                "one tensor operation on .npy files, byte-identical to NumPy",
+		Version:              Version,
+		EnableBashCompletion: true,
+		HideHelpCommand:      false,
+		Commands:             Commands,
+		Reader:               os.Stdin,
+		Writer:               os.Stdout,
+		ErrWriter:            os.Stderr,
+	}
 }
 
 // Exit codes of the command-line contract.
@@ -143,7 +171,7 @@ func Run(app *cli.App, argv []string, stderr io.Writer) (code int) {
 	}
 	stdinUsed.Store(false)
 	err := app.Run(reorder(app, argv))
-	drainStdin()
+	drainStdin(appStdin(app))
 	if err != nil {
 		if errors.Is(err, errScriptPrinted) {
 			return exitOK

@@ -3,6 +3,7 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -44,7 +45,7 @@ func printScript(c *cli.Context) error {
 	if err := s.build(c); err != nil {
 		return err
 	}
-	if _, err := os.Stdout.WriteString(s.String()); err != nil {
+	if _, err := io.WriteString(c.App.Writer, s.String()); err != nil {
 		return err
 	}
 	return errScriptPrinted
@@ -416,11 +417,11 @@ func (s *script) sliceNames(expr string) {
 // indexScript adds the lines that make idx, the indices of gather or
 // gather-elements: a file, or a --index literal.
 func (s *script) indices(c *cli.Context, literalAllowed bool) error {
-	switch file, lit := c.IsSet("indices"), literalAllowed && c.IsSet("index"); {
+	switch file, lit := c.IsSet(indicesFlag.Name), literalAllowed && c.IsSet("index"); {
 	case file && lit:
 		return usagef("give --indices or --index, not both")
 	case file:
-		s.load("idx", c.String("indices"))
+		s.load("idx", c.String(indicesFlag.Name))
 		s.add("if idx.dtype.kind not in 'iu':  # strider takes integer indices only (NumPy would take bools as 0 and 1)")
 		s.add("    raise TypeError(f'indices of dtype {idx.dtype} are not integers')")
 	case lit:
@@ -448,9 +449,9 @@ func (s *script) gather(c *cli.Context) error {
 		return usagef("--%v", err)
 	}
 	modeName := c.String("mode")
-	axis, hasAxis := "None", c.IsSet("axis")
+	axis, hasAxis := "None", c.IsSet(takeAxisFlag.Name)
 	if hasAxis {
-		a, err := parseInt("axis", c.String("axis"))
+		a, err := axisValue(c)
 		if err != nil {
 			return err
 		}
@@ -503,7 +504,7 @@ func (s *script) gatherElements(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	axis, err := parseInt("axis", c.String("axis"))
+	axis, err := axisValue(c)
 	if err != nil {
 		return err
 	}

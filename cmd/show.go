@@ -1,8 +1,8 @@
 package cmd
 
 import (
+	"io"
 	"math"
-	"os"
 	"runtime"
 	"strings"
 
@@ -79,7 +79,7 @@ func runShow(c *cli.Context) error {
 			return usagef("%v", err)
 		}
 	}
-	in, err := openInput(spec, npy.AccessSparse)
+	in, err := openInput(c, spec, npy.AccessSparse)
 	if err != nil {
 		return err
 	}
@@ -100,7 +100,7 @@ func runShow(c *cli.Context) error {
 	} else {
 		text = npprint.Str(a, opt)
 	}
-	_, err = os.Stdout.WriteString(text + "\n")
+	_, err = io.WriteString(c.App.Writer, text+"\n")
 	return err
 }
 

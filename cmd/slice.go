@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"strings"
-	"sync/atomic"
 
 	"github.com/urfave/cli/v2"
 
@@ -58,7 +57,7 @@ func runSlice(c *cli.Context) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	in, err := openInput(spec, npy.AccessSparse)
+	in, err := openInput(c, spec, npy.AccessSparse)
 	if err != nil {
 		return err
 	}
@@ -76,9 +75,8 @@ func runSlice(c *cli.Context) error {
 		// not followed here.
 		return keepOrderLists(expr)
 	}
-	return writeResult(c, in.Dtype, ix.Shape, func(dst []byte, done *atomic.Int64) error {
-		opt.Done = done
-		return opt.eng.Index(dst, ix, opt.Options)
+	return writeResult(c, opt, in.Dtype, ix.Shape, func(dst []byte, o ops.Options) error {
+		return opt.eng.Index(dst, ix, o)
 	})
 }
 

@@ -33,7 +33,7 @@ Examples:
    strider sort --axis 0 --descending x.npy -o y.npy --indices order.npy
    strider sort --argsort --nans first x.npy > order.npy`,
 	Flags: withShared(
-		&cli.StringFlag{Name: "axis", Aliases: []string{"dim"}, Value: "-1", Usage: "axis `A` to sort along"},
+		axisFlag,
 		&cli.BoolFlag{Name: "descending", Usage: "greatest first; equal elements keep their order"},
 		&cli.BoolFlag{Name: "stable", Usage: "accepted for torch.sort's sake: every sort is stable"},
 		&cli.StringFlag{Name: "nans", Usage: "put NaNs `first` or last (default: last ascending, first descending)"},
@@ -46,7 +46,7 @@ Examples:
 // sortFlags reads sort's flags: the axis as given, the order, and the path
 // of --indices ("" without it).
 func sortFlags(c *cli.Context) (axis int, ord ops.Order, idxPath string, err error) {
-	if axis, err = parseInt("axis", c.String("axis")); err != nil {
+	if axis, err = axisValue(c); err != nil {
 		return 0, ord, "", err
 	}
 	ord.Descending = c.Bool("descending")
@@ -83,7 +83,7 @@ func runSort(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	in, err := openInput(spec, npy.AccessAllLater)
+	in, err := openInput(c, spec, npy.AccessAllLater)
 	if err != nil {
 		return err
 	}
@@ -103,16 +103,14 @@ func runSort(c *cli.Context) error {
 
 	switch {
 	case c.Bool("argsort"):
-		return writeResult(c, dtype.Int64, v.Shape, func(dst []byte, done *atomic.Int64) error {
-			opt.Done = done
+		return writeResult(c, opt, dtype.Int64, v.Shape, func(dst []byte, o ops.Options) error {
 			in.Prefetch()
-			return opt.eng.Sort(nil, dst, v, axis, in.Dtype, ord, opt.Options)
+			return opt.eng.Sort(nil, dst, v, axis, in.Dtype, ord, o)
 		})
 	case idxPath == "":
-		return writeResult(c, in.Dtype, v.Shape, func(dst []byte, done *atomic.Int64) error {
-			opt.Done = done
+		return writeResult(c, opt, in.Dtype, v.Shape, func(dst []byte, o ops.Options) error {
 			in.Prefetch()
-			return opt.eng.Sort(dst, nil, v, axis, in.Dtype, ord, opt.Options)
+			return opt.eng.Sort(dst, nil, v, axis, in.Dtype, ord, o)
 		})
 	}
 	return sortTwo(c, in, axis, ord, opt, idxPath)
@@ -133,12 +131,12 @@ func sortTwo(c *cli.Context, in input, axis int, ord ops.Order, opt settings, id
 	if valPath != "-" && idxPath != "-" && samePath(npy.OutputFile(valPath), npy.OutputFile(idxPath)) {
 		return usagef("--indices %s is also the output file", idxPath)
 	}
-	vals, err := npy.Create(valPath, os.Stdout, in.Dtype, in.view.Shape)
+	vals, err := npy.Create(valPath, c.App.Writer, in.Dtype, in.view.Shape)
 	if err != nil {
 		return err
 	}
 	defer vals.Abort()
-	idx, err := npy.Create(idxPath, os.Stdout, dtype.Int64, in.view.Shape)
+	idx, err := npy.Create(idxPath, c.App.Writer, dtype.Int64, in.view.Shape)
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 
@@ -71,7 +70,7 @@ func runStats(c *cli.Context) error {
 			return usagef("%v", err)
 		}
 	}
-	in, err := openInput(spec, npy.AccessAll)
+	in, err := openInput(c, spec, npy.AccessAll)
 	if err != nil {
 		return err
 	}
@@ -106,7 +105,7 @@ func runStats(c *cli.Context) error {
 	} else {
 		out = statsText(v.Shape, in.Dtype, s)
 	}
-	_, err = os.Stdout.Write(out)
+	_, err = c.App.Writer.Write(out)
 	return err
 }
 

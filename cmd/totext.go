@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"io"
-	"os"
 
 	"github.com/urfave/cli/v2"
 
@@ -81,7 +80,7 @@ func runToText(c *cli.Context) error {
 	if c.IsSet(textCommentsFlag.Name) {
 		st.Comments = c.String(textCommentsFlag.Name)
 	}
-	in, err := openInput(spec, npy.AccessAll)
+	in, err := openInput(c, spec, npy.AccessAll)
 	if err != nil {
 		return err
 	}
@@ -105,7 +104,7 @@ func writeText(c *cli.Context, write func(io.Writer) error) error {
 			return usagef("--output needs a path (or - for standard output)")
 		}
 	}
-	out, err := npy.CreateRaw(path, os.Stdout, 0)
+	out, err := npy.CreateRaw(path, c.App.Writer, 0)
 	if err != nil {
 		return err
 	}

@@ -43,7 +43,7 @@ func runTranspose(c *cli.Context) error {
 			return err
 		}
 	}
-	in, err := openInput(spec, npy.AccessAllLater)
+	in, err := openInput(c, spec, npy.AccessAllLater)
 	if err != nil {
 		return err
 	}

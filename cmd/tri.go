@@ -3,7 +3,6 @@ package cmd
 import (
 	"strconv"
 	"strings"
-	"sync/atomic"
 
 	"github.com/urfave/cli/v2"
 
@@ -75,18 +74,16 @@ func runTri(upper bool) cli.ActionFunc {
 		if err := t.Check(d.Size); err != nil {
 			return err
 		}
-		r := result{whole: func(dst []byte, done *atomic.Int64) error {
-			opt.Done = done
-			return opt.eng.Tri(dst, t, d.Size, opt.Options)
+		r := result{whole: func(dst []byte, o ops.Options) error {
+			return opt.eng.Tri(dst, t, d.Size, o)
 		}}
 		if _, onCPU := opt.eng.(cpu); onCPU {
-			r.pieces = func(buf []byte, done *atomic.Int64, emit func([]byte) error) error {
-				opt.Done = done
+			r.pieces = func(buf []byte, o ops.Options, emit func([]byte) error) error {
 				total := 2 * t.Len() * d.Size
 				step := len(buf) / d.Size * d.Size
 				for off := 0; off < total; off += step {
 					b := buf[:min(step, total-off)]
-					if err := t.FillPart(b, off, d.Size, opt.Options); err != nil {
+					if err := t.FillPart(b, off, d.Size, o); err != nil {
 						return err
 					}
 					if err := emit(b); err != nil {
@@ -96,7 +93,7 @@ func runTri(upper bool) cli.ActionFunc {
 				return nil
 			}
 		}
-		return writeOutput(c, d, []int{2, t.Len()}, false, r)
+		return writeOutput(c, opt, d, []int{2, t.Len()}, false, r)
 	}
 }
 

@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/urfave/cli/v2"
 )
 
 func TestNearest(t *testing.T) {
@@ -52,7 +50,7 @@ func FuzzCheckArgs(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	app := &cli.App{Name: "strider", Commands: Commands}
+	app := NewApp()
 	f.Fuzz(func(t *testing.T, line string) {
 		argv := append([]string{"strider"}, strings.Split(line, " ")...)
 		if err := checkArgs(app, argv); err != nil {

@@ -57,6 +57,7 @@ func Take(dst []byte, v View, axis int, idx []int, opt Options) error {
 				off, _ := ocalc.Index(o, oidx)
 				gather(unsafe.Add(dstBase, o*m*v.Elem), unsafe.Add(srcBase, off), idx, sa)
 			}
+			opt.advance((hi - lo) * m * v.Elem)
 		})
 		return nil
 	}
@@ -79,6 +80,13 @@ func Take(dst []byte, v View, axis int, idx []int, opt Options) error {
 		}
 	})
 	return nil
+}
+
+// advance adds n bytes written to the progress counter, when there is one.
+func (o Options) advance(n int) {
+	if o.Done != nil {
+		o.Done.Add(int64(n))
+	}
 }
 
 // byteStrides is v's strides in bytes.
@@ -173,6 +181,7 @@ func TakeAlongAxis(dst []byte, v View, axis int, idxShape []int, idx []int, opt 
 			off, _ := calc.Index(r, ridx)
 			kernel(unsafe.Add(dstBase, r*last*v.Elem), unsafe.Add(srcBase, off), idx[r*last:(r+1)*last], steps[nd-1], sa)
 		}
+		opt.advance((hi - lo) * last * v.Elem)
 	})
 	return nil
 }
@@ -247,6 +256,7 @@ func TakeFlat(dst []byte, v View, idx []int, opt Options) error {
 				offs[j], _ = calc.Index(k, pos)
 			}
 			gather(unsafe.Add(dstBase, b*batch*v.Elem), srcBase, offs[:len(ks)], v.Elem)
+			opt.advance(len(ks) * v.Elem)
 		}
 	})
 	return nil

@@ -1,0 +1,115 @@
+package cmd
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"strider/internal/dtype"
+	"strider/npy"
+)
+
+// writeTestArray writes a .npy of dtype d and shape whose bytes count up.
+func writeTestArray(t *testing.T, path string, d dtype.Dtype, shape []int) {
+	t.Helper()
+	o, err := npy.Create(path, nil, d, shape)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range o.Data {
+		o.Data[i] = byte(i % 7)
+	}
+	if err := o.Commit(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestProgressReachesTotal runs every command that shows progress, on the
+// CPU, into a file and into standard output, and checks through the app's
+// progress hook that the work reported every byte of its total: gather
+// with and without --axis, with one element per index, gather-elements and
+// the rest, whichever kernel ran.
+func TestProgressReachesTotal(t *testing.T) {
+	dir := t.TempDir()
+	m := filepath.Join(dir, "m.npy")     // 6x5 float32
+	m3 := filepath.Join(dir, "m3.npy")   // 3x4x5 int16
+	idx := filepath.Join(dir, "idx.npy") // 6x2 int64, values 0..4
+	text := filepath.Join(dir, "m.txt")
+	writeTestArray(t, m, dtype.Dtype{Kind: 'f', Size: 4}, []int{6, 5})
+	writeTestArray(t, m3, dtype.Dtype{Kind: 'i', Size: 2}, []int{3, 4, 5})
+	o, err := npy.Create(idx, nil, dtype.Int64, []int{6, 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 12; i++ {
+		o.Data[8*i] = byte(i % 5)
+	}
+	if err := o.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(text, []byte("1 2 3\n4 5 6\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	cases := []string{
+		"transpose M", "transpose --axes 1,0,2 M3", "diagonal M", "diagonal --axis1 1 --axis2 2 M3",
+		"gather --index [4,0,2] M", "gather --index [1,0] --axis 0 M", "gather --index [3,3] --axis 1 M",
+		"gather --index [2,0] --axis 2 M3", "gather --index 2 --axis 1 M3", "gather --indices IDX --axis 1 M",
+		"gather-elements --indices IDX --axis 1 M", "gather-elements --indices IDX --axis 0 M",
+		"tril-indices 5", "triu-indices 4 6 --offset 1", "sort M", "sort --argsort --axis 0 M3",
+		"sort --indices OUT2 M", "slice M ::2,1:", "slice M3 [0,2],:,::-1", "from-text TEXT",
+		"compare M M", "compare --exact M3 M3",
+	}
+	for _, line := range cases {
+		for _, out := range []string{"file", "stream"} {
+			t.Run(strings.ReplaceAll(line, " ", "_")+"/"+out, func(t *testing.T) {
+				r := strings.NewReplacer("M3", m3, "M", m, "IDX", idx, "TEXT", text, "OUT2", filepath.Join(t.TempDir(), "i.npy"))
+				args := append([]string{"strider"}, strings.Fields(r.Replace(line))...)
+				target := filepath.Join(t.TempDir(), "out.npy")
+				if out == "stream" && !strings.Contains(line, "OUT2") {
+					target = "-"
+				}
+				args = append(args, "--threads", "2")
+				if !strings.HasPrefix(line, "compare") {
+					args = append(args, "-o", target)
+				}
+				checkProgress(t, args)
+			})
+		}
+	}
+}
+
+// checkProgress runs args with standard output on a file and the progress
+// hook set, and fails unless every progress reached its total.
+func checkProgress(t *testing.T, args []string) {
+	t.Helper()
+	stdout, err := os.Create(filepath.Join(t.TempDir(), "stdout"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdout.Close()
+	var reports []string
+	app := NewApp()
+	app.Writer = stdout
+	app.Metadata = map[string]any{progressHook: func(command string, done, total int64) {
+		if done != total {
+			reports = append(reports, fmt.Sprintf("%s: progress %d of %d", command, done, total))
+		} else {
+			reports = append(reports, "")
+		}
+	}}
+	var stderr bytes.Buffer
+	if code := Run(app, args, &stderr); code != 0 {
+		t.Fatalf("%v: exit %d: %s", args[1:], code, stderr.String())
+	}
+	if len(reports) == 0 {
+		t.Fatalf("%v: no progress was reported", args[1:])
+	}
+	for _, r := range reports {
+		if r != "" {
+			t.Errorf("%v: %s", args[1:], r)
+		}
+	}
+}
