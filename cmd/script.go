@@ -269,7 +269,7 @@ func (s *script) saveTo(out, r string) {
 }
 
 // pyInts is a Python tuple of ints.
-func pyInts(v []int) string { return ops.ShapeString(v) }
+func pyInts(v []int) string { return pylit.ShapeString(v) }
 
 // pyNested writes vals in shape as nested Python lists.
 func pyNested(shape []int, vals []int64) string {

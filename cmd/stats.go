@@ -160,7 +160,7 @@ func statsText(shape []int, d npy.Dtype, s ops.Summary) []byte {
 	lo, hi := statsExtremes(d, s)
 	var b bytes.Buffer
 	line := func(k, v string) { fmt.Fprintf(&b, "%-7s %s\n", k, v) }
-	line("shape", ops.ShapeString(shape))
+	line("shape", pylit.ShapeString(shape))
 	line("dtype", d.Name())
 	for _, kv := range []struct {
 		k string

@@ -152,10 +152,32 @@ func decodeHeader(text []byte, major int) (Dtype, []int, bool, string, error) {
 	if err != nil {
 		return Dtype{}, nil, false, "", err
 	}
-	if v.Kind != pylit.Dict {
-		return Dtype{}, nil, false, "", malformed("header is %s, not a dict: %s", v.Kind.Article(), v.Repr())
+	descr, fortran, shape, err := headerKeys(v)
+	if err != nil {
+		return Dtype{}, nil, false, "", err
 	}
-	var descr, fortran, shape *pylit.Value
+	// A dtype strider refuses is reported after the rest of the header
+	// is checked, with the shape and order, so info can describe it.
+	d, raw, dtypeErr, err := headerDescr(descr)
+	if err != nil {
+		return Dtype{}, nil, false, "", err
+	}
+	if fortran.Kind != pylit.Bool {
+		return Dtype{}, nil, false, "", malformed("fortran_order %s is not True or False", fortran.Repr())
+	}
+	dims, err := headerShape(shape, d.Size)
+	if err != nil {
+		return Dtype{}, nil, false, "", err
+	}
+	return d, dims, fortran.Bool, raw, dtypeErr
+}
+
+// headerKeys returns the values of the header dict's three keys, which
+// must all be there, and no other.
+func headerKeys(v *pylit.Value) (descr, fortran, shape *pylit.Value, err error) {
+	if v.Kind != pylit.Dict {
+		return nil, nil, nil, malformed("header is %s, not a dict: %s", v.Kind.Article(), v.Repr())
+	}
 	for i := 0; i < len(v.Items); i += 2 {
 		key, val := v.Items[i], v.Items[i+1]
 		var slot **pylit.Value
@@ -170,10 +192,10 @@ func decodeHeader(text []byte, major int) (Dtype, []int, bool, string, error) {
 			}
 		}
 		if slot == nil {
-			return Dtype{}, nil, false, "", malformed("header has an unexpected key %s", key.Repr())
+			return nil, nil, nil, malformed("header has an unexpected key %s", key.Repr())
 		}
 		if *slot != nil {
-			return Dtype{}, nil, false, "", malformed("header has key %s twice", key.Repr())
+			return nil, nil, nil, malformed("header has key %s twice", key.Repr())
 		}
 		*slot = val
 	}
@@ -182,59 +204,61 @@ func decodeHeader(text []byte, major int) (Dtype, []int, bool, string, error) {
 		v    *pylit.Value
 	}{{"descr", descr}, {"fortran_order", fortran}, {"shape", shape}} {
 		if k.v == nil {
-			return Dtype{}, nil, false, "", malformed("header is missing key '%s'", k.name)
+			return nil, nil, nil, malformed("header is missing key '%s'", k.name)
 		}
 	}
+	return descr, fortran, shape, nil
+}
 
-	// A dtype strider refuses is reported after the rest of the header
-	// is checked, with the shape and order, so info can describe it.
-	var d Dtype
-	var dtypeErr error
-	raw := descr.Repr()
+// headerDescr reads the descr value: a dtype, the text as written, and
+// dtypeErr for a well-formed dtype strider refuses.
+func headerDescr(descr *pylit.Value) (d Dtype, raw string, dtypeErr, err error) {
+	raw = descr.Repr()
 	switch {
 	case descr.Kind == pylit.Str && descr.Bytes:
-		return Dtype{}, nil, false, "", malformed("descr %s is bytes, not a dtype string", descr.Repr())
+		return Dtype{}, "", nil, malformed("descr %s is bytes, not a dtype string", descr.Repr())
 	case descr.Kind == pylit.Str:
 		raw = descr.Str
 		if d, err = ParseDescr(descr.Str); err != nil {
 			if !errors.Is(err, ErrUnsupported) {
-				return Dtype{}, nil, false, "", err
+				return Dtype{}, "", nil, err
 			}
 			dtypeErr = err
 		}
 	case descr.Kind == pylit.List:
 		dtypeErr = unsupported("unsupported dtype %s (structured arrays are refused)", descr.Repr())
 	default:
-		return Dtype{}, nil, false, "", malformed("descr %s is not a dtype string", descr.Repr())
+		return Dtype{}, "", nil, malformed("descr %s is not a dtype string", descr.Repr())
 	}
+	return d, raw, dtypeErr, nil
+}
 
-	if fortran.Kind != pylit.Bool {
-		return Dtype{}, nil, false, "", malformed("fortran_order %s is not True or False", fortran.Repr())
-	}
-
+// headerShape reads the shape value: a tuple of at most MaxDims
+// non-negative ints whose product, times size, fits in 64 bits.
+func headerShape(shape *pylit.Value, size int) ([]int, error) {
 	if shape.Kind != pylit.Tuple {
-		return Dtype{}, nil, false, "", malformed("shape %s is %s, not a tuple", shape.Repr(), shape.Kind.Article())
+		return nil, malformed("shape %s is %s, not a tuple", shape.Repr(), shape.Kind.Article())
 	}
 	if len(shape.Items) > MaxDims {
-		return Dtype{}, nil, false, "", malformed("shape %s has %d dimensions, more than %d", shape.Repr(), len(shape.Items), MaxDims)
+		return nil, malformed("shape %s has %d dimensions, more than %d", shape.Repr(), len(shape.Items), MaxDims)
 	}
 	dims := make([]int, len(shape.Items))
 	for i, item := range shape.Items {
 		if item.Kind != pylit.Int {
-			return Dtype{}, nil, false, "", malformed("shape %s holds %s, not an integer", shape.Repr(), item.Repr())
+			return nil, malformed("shape %s holds %s, not an integer", shape.Repr(), item.Repr())
 		}
 		if item.Int.Sign() < 0 {
-			return Dtype{}, nil, false, "", malformed("shape %s has a negative dimension", shape.Repr())
+			return nil, malformed("shape %s has a negative dimension", shape.Repr())
 		}
 		if item.Int64() > math.MaxInt {
-			return Dtype{}, nil, false, "", malformed("shape %s has a dimension too large for this machine", shape.Repr())
+			return nil, malformed("shape %s has a dimension too large for this machine", shape.Repr())
 		}
 		dims[i] = int(item.Int64())
 	}
-	if _, ok := checkedNBytes(dims, d.Size); !ok {
-		return Dtype{}, nil, false, "", malformed("shape %s of %d-byte elements overflows 64 bits", shape.Repr(), d.Size)
+	if _, ok := checkedNBytes(dims, size); !ok {
+		return nil, malformed("shape %s of %d-byte elements overflows 64 bits", shape.Repr(), size)
 	}
-	return d, dims, fortran.Bool, raw, dtypeErr
+	return dims, nil
 }
 
 // checkedNBytes returns the byte size of an array, or false when a

@@ -326,4 +326,3 @@ func TestTakeFlatMatchesNaive(t *testing.T) {
 		}
 	}
 }
-

@@ -58,7 +58,7 @@ type entry struct {
 	boolDim int
 }
 
-// Index resolves items (see ParseSliceExpr) against v with NumPy's rules:
+// Index resolves items (see pylit.ParseIndex) against v with NumPy's rules:
 // integers and slices as Python's (negative values count from the end;
 // slice bounds clamp), at most one ellipsis, None adds an axis of length
 // one. Integer and boolean arrays are advanced indices: boolean arrays act
@@ -251,7 +251,7 @@ func (v View) Index(items []pylit.IndexItem) (*Indexing, error) {
 		if bshape, ok = broadcastShapes(shapes[:k+1]); !ok {
 			parts := make([]string, len(shapes))
 			for k, s := range shapes {
-				parts[k] = strings.ReplaceAll(ShapeString(s), " ", "")
+				parts[k] = strings.ReplaceAll(pylit.ShapeString(s), " ", "")
 			}
 			return nil, fmt.Errorf("shape mismatch: indexing arrays could not be broadcast together with shapes %s", strings.Join(parts, " "))
 		}
@@ -278,7 +278,7 @@ func (v View) Index(items []pylit.IndexItem) (*Indexing, error) {
 	shape := append(append(append([]int{}, rest.Shape[:consec]...), bshape...), rest.Shape[consec:]...)
 	count, ok := checkedCount(shape)
 	if !ok || count > math.MaxInt/max(1, v.Elem) {
-		return nil, fmt.Errorf("the result of shape %s is too large", ShapeString(shape))
+		return nil, fmt.Errorf("the result of shape %s is too large", pylit.ShapeString(shape))
 	}
 
 	// Each index array becomes byte offsets along its axis. NumPy 1.24

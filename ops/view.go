@@ -258,7 +258,8 @@ func (v View) Pieces(limit int) iter.Seq[View] {
 }
 
 // ShapeString writes a shape as Python writes a tuple: (), (3,), (2, 3).
-// It is pylit.ShapeString, kept here for the callers in compare.
+// It is pylit.ShapeString, kept for ops/compare.go and cmd/compare.go
+// (reworked elsewhere); new code calls pylit.ShapeString.
 func ShapeString(shape []int) string { return pylit.ShapeString(shape) }
 
 func sameShape(a, b []int) bool { return slices.Equal(a, b) }
