@@ -1,9 +1,9 @@
 package pylit
 
 import (
-	"fmt"
 	"math"
 	"math/big"
+	"slices"
 )
 
 // IndexKind is what one item of an index expression does.
@@ -176,23 +176,9 @@ func arrayShape(v *Value, errf errorAt) ([]int, error) {
 		}
 		if k == 0 {
 			inner = sh
-		} else if !sameShape(inner, sh) {
+		} else if !slices.Equal(inner, sh) {
 			return nil, errf(e.Pos, "ragged nested list: element %d has shape %s, the first %s", k, ShapeString(sh), ShapeString(inner))
 		}
 	}
 	return append(shape, inner...), nil
 }
-
-func sameShape(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-var _ = fmt.Sprint

@@ -1,6 +1,7 @@
 package pylit
 
 import (
+	"math"
 	"math/big"
 	"strings"
 )
@@ -115,28 +116,43 @@ func scanInt(s string) intLit {
 			}
 		}
 	}
-	digits := make([]byte, 0, len(s))
+	// The magnitude accumulates in a uint64; only a longer literal goes
+	// through big.Int's parser.
+	start, ndigits, first := pos, 0, byte(0)
+	var mag uint64
+	overflow := false
 	for pos < len(s) {
 		c := s[pos]
 		if c == '_' {
-			if len(digits) == 0 || pos+1 >= len(s) || digitValue(s[pos+1]) >= base {
+			if ndigits == 0 || pos+1 >= len(s) || digitValue(s[pos+1]) >= base {
 				return intLit{end: pos, problem: intBadUnderscore, at: pos}
 			}
 			pos++
 			continue
 		}
-		if digitValue(c) >= base {
+		d := digitValue(c)
+		if d >= base {
 			break
 		}
-		digits = append(digits, c)
+		if ndigits == 0 {
+			first = c
+		}
+		if mag > (math.MaxUint64-uint64(d))/uint64(base) {
+			overflow = true
+		}
+		mag = mag*uint64(base) + uint64(d)
+		ndigits++
 		pos++
 	}
-	if len(digits) == 0 {
+	if ndigits == 0 {
 		return intLit{end: pos, problem: intNoDigits, at: pos}
 	}
-	if base == 10 && digits[0] == '0' && strings.Trim(string(digits), "0") != "" {
+	if base == 10 && first == '0' && (mag != 0 || overflow) {
 		return intLit{end: pos, problem: intLeadingZero}
 	}
-	v, _ := new(big.Int).SetString(string(digits), base)
+	if !overflow {
+		return intLit{val: new(big.Int).SetUint64(mag), end: pos}
+	}
+	v, _ := new(big.Int).SetString(strings.ReplaceAll(s[start:pos], "_", ""), base)
 	return intLit{val: v, end: pos}
 }
