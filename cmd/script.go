@@ -312,6 +312,8 @@ func (s *script) build(c *cli.Context) error {
 		} else {
 			s.add("r = np.transpose(%s, axes=%s)", a, axes)
 		}
+	case "reshape":
+		return s.reshape(c)
 	case "diagonal":
 		spec, err := oneInput(c, "input IN")
 		if err != nil {
