@@ -35,6 +35,7 @@ var Commands = []*cli.Command{
 	sortCommand,
 	sliceCommand,
 	reshapeCommand,
+	uniqueConsecutiveCommand,
 	showCommand,
 	statsCommand,
 	toTextCommand,

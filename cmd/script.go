@@ -344,6 +344,8 @@ func (s *script) build(c *cli.Context) error {
 		} else {
 			s.add("r = np.diagonal(%s, offset=%s, axis1=%d, axis2=%d)", a, off, a1, a2)
 		}
+	case "unique-consecutive":
+		return s.uniqueConsecutive(c)
 	case "gather":
 		return s.gather(c)
 	case "gather-elements":
