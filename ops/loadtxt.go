@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -22,6 +23,9 @@ type LoadTxt struct {
 	UseCols []int
 	// NDMin is 0, 1 or 2.
 	NDMin int
+	// naive parses every row with parseRow, the reference that the fast
+	// row scanner is tested against.
+	naive bool
 }
 
 // TextError is a parse error at a 1-based line and column of the input.
@@ -93,7 +97,7 @@ func (o LoadTxt) Load(text []byte, f ElemFormat, opt Options) ([][]byte, []int, 
 	chunks := make([]textChunk, len(bounds)-1)
 	parallel(len(chunks), threads, func(lo, hi int) {
 		for c := lo; c < hi; c++ {
-			chunks[c] = o.parseChunk(body[bounds[c]:bounds[c+1]], f.Size, parse)
+			chunks[c] = o.parseChunk(body[bounds[c]:bounds[c+1]], f, parse)
 		}
 	})
 	// Merge in order: line numbers, the first error, the column count.
@@ -212,55 +216,152 @@ func isTextSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r' || c >= 0x1c && c <= 0x1f
 }
 
-// parseChunk parses whole lines.
-func (o LoadTxt) parseChunk(chunk []byte, size int, parse fieldFunc) textChunk {
+// parseChunk parses whole lines. Float dtypes without usecols go through
+// scanRow first, which parses a row in one pass; any row it does not take
+// (a field it cannot parse, a column count that differs) is parsed again
+// by parseRow, the reference, which also finds the error to report.
+func (o LoadTxt) parseChunk(chunk []byte, f ElemFormat, parse fieldFunc) textChunk {
 	ch := textChunk{cols: -1}
+	// scanRow cuts fields where a number ends, which is only where split
+	// cuts them if the delimiter cannot be part of a number.
+	fast := !o.naive && f.Kind == 'f' && o.UseCols == nil && !strings.ContainsRune("0123456789.eE+-", rune(o.Delimiter))
 	var fields [][]byte
+	// Without a '\r' in the chunk, lines end at '\n' only, found by
+	// IndexByte's vector loop rather than nextLine's byte loop.
+	plainLF := bytes.IndexByte(chunk, '\r') < 0
 	for i := 0; i < len(chunk); {
-		j := nextLine(chunk, i)
+		var j int
+		if k := bytes.IndexByte(chunk[i:], '\n'); plainLF && k >= 0 {
+			j = i + k + 1
+		} else if plainLF {
+			j = len(chunk)
+		} else {
+			j = nextLine(chunk, i)
+		}
 		ch.lines++
 		l := o.content(chunk[i:j])
 		i = j
-		fields = o.split(fields[:0], l)
-		if len(fields) == 0 {
-			continue
-		}
-		n := len(fields)
-		if o.UseCols != nil {
-			n = len(o.UseCols)
-		}
-		if ch.cols < 0 {
-			ch.cols = n
-			// Size the data from the first row's share of the chunk, so
-			// it is not regrown (and copied) as it fills.
-			if rows := len(chunk) / max(j, 1); rows > 1 {
-				ch.data = make([]byte, 0, (rows+rows/8+1)*n*size)
+		if fast && ch.cols >= 0 {
+			if data, ok := o.scanRow(ch.data, l, ch.cols, f); ok {
+				ch.data = data
+				ch.rows++
+				continue
 			}
-		} else if n != ch.cols {
-			ch.raggedLine, ch.raggedCols = ch.lines, n
+		}
+		var ok bool
+		if fields, ok = o.parseRow(&ch, fields[:0], l, len(chunk)/max(j, 1), f.Size, parse); !ok {
 			return ch
 		}
-		for k := 0; k < n; k++ {
-			col := k
-			if o.UseCols != nil {
-				col = o.UseCols[k]
-				if col < 0 {
-					col += len(fields)
-				}
-				if col < 0 || col >= len(fields) {
-					ch.err = &TextError{Line: ch.lines, Msg: fmt.Sprintf("invalid column index %d for a row with %d columns", o.UseCols[k], len(fields))}
-					return ch
-				}
-			}
-			var err error
-			if ch.data, err = parse(ch.data, fields[col]); err != nil {
-				ch.err = &TextError{Line: ch.lines, Column: col + 1, Msg: err.Error()}
-				return ch
-			}
-		}
-		ch.rows++
 	}
 	return ch
+}
+
+// parseRow parses the row l (a line without its break and comment) with
+// split and parse, appending its elements to ch.data; a line without
+// fields is skipped. The first row sets ch.cols and, from rows (an
+// estimate of the chunk's row count), the capacity of ch.data, so it is
+// not regrown (and copied) as it fills. It returns false, having set
+// ch.err or ch.raggedLine, when the row is bad.
+func (o LoadTxt) parseRow(ch *textChunk, fields [][]byte, l []byte, rows, size int, parse fieldFunc) ([][]byte, bool) {
+	fields = o.split(fields, l)
+	if len(fields) == 0 {
+		return fields, true
+	}
+	n := len(fields)
+	if o.UseCols != nil {
+		n = len(o.UseCols)
+	}
+	if ch.cols < 0 {
+		ch.cols = n
+		if rows > 1 {
+			ch.data = make([]byte, 0, (rows+rows/8+1)*n*size)
+		}
+	} else if n != ch.cols {
+		ch.raggedLine, ch.raggedCols = ch.lines, n
+		return fields, false
+	}
+	start := len(ch.data)
+	for k := 0; k < n; k++ {
+		col := k
+		if o.UseCols != nil {
+			col = o.UseCols[k]
+			if col < 0 {
+				col += len(fields)
+			}
+			if col < 0 || col >= len(fields) {
+				ch.err = &TextError{Line: ch.lines, Msg: fmt.Sprintf("invalid column index %d for a row with %d columns", o.UseCols[k], len(fields))}
+				ch.data = ch.data[:start]
+				return fields, false
+			}
+		}
+		var err error
+		if ch.data, err = parse(ch.data, fields[col]); err != nil {
+			ch.err = &TextError{Line: ch.lines, Column: col + 1, Msg: err.Error()}
+			ch.data = ch.data[:start]
+			return fields, false
+		}
+	}
+	ch.rows++
+	return fields, true
+}
+
+// scanRow is parseRow for a float row of cols fields in the common
+// spelling: it finds and parses each field in one pass with scanDecimal
+// and appends the elements to dst. It returns false, and dst as it was,
+// where the row needs parseRow: a field scanDecimal does not take whole
+// (inf, nan, more than 19 digits, spaces around a delimited field, a
+// subnormal, a bad number), another number of fields, or no fields.
+// FuzzLoadTxtFast holds it to parseRow.
+func (o LoadTxt) scanRow(dst, l []byte, cols int, f ElemFormat) ([]byte, bool) {
+	start := len(dst)
+	i, n := 0, 0
+	for {
+		if o.Delimiter == 0 {
+			for i < len(l) && isTextSpace(l[i]) {
+				i++
+			}
+			if i == len(l) {
+				break
+			}
+		}
+		x, m, ok := scanDecimal(l[i:])
+		i += m
+		if !ok || n == cols {
+			return dst[:start], false
+		}
+		n++
+		dst = appendFloat(dst, x, f)
+		if i == len(l) {
+			break
+		}
+		if o.Delimiter != 0 {
+			if l[i] != o.Delimiter {
+				return dst[:start], false
+			}
+			i++ // a delimiter at the end is an empty last field: scanDecimal refuses it
+		} else if !isTextSpace(l[i]) {
+			return dst[:start], false
+		}
+	}
+	if n != cols {
+		return dst[:start], false
+	}
+	return dst, true
+}
+
+// appendFloat appends x rounded to the float format f (half, single or
+// double; its size and byte order), as NumPy casts a parsed double.
+func appendFloat(dst []byte, x float64, f ElemFormat) []byte {
+	if f.Size == 8 && !f.BigEndian { // the common case first: a third of from-text's time went to the switches
+		return binary.LittleEndian.AppendUint64(dst, math.Float64bits(x))
+	}
+	switch f.Size {
+	case 2:
+		return appendFloatBits(dst, uint64(float64ToHalfBits(x)), f)
+	case 4:
+		return appendFloatBits(dst, uint64(math.Float32bits(float32(x))), f)
+	}
+	return appendFloatBits(dst, math.Float64bits(x), f)
 }
 
 // split cuts a line into fields: at every delimiter byte, or at runs of
@@ -313,13 +414,7 @@ func fieldParser(f ElemFormat) (fieldFunc, error) {
 			if !ok {
 				return dst, bad(field)
 			}
-			switch f.Size {
-			case 2:
-				return put(dst, uint64(float64ToHalfBits(x))), nil
-			case 4:
-				return put(dst, uint64(math.Float32bits(float32(x)))), nil
-			}
-			return put(dst, math.Float64bits(x)), nil
+			return appendFloat(dst, x, f), nil
 		}, nil
 	case 'c':
 		half := ElemFormat{Kind: 'f', Size: f.Size / 2, BigEndian: f.BigEndian}
@@ -467,6 +562,9 @@ func trimTextSpace(b []byte) []byte {
 // underscores, no hexadecimal. Overflow gives ±inf, underflow 0.
 func parsePyFloat(b []byte) (float64, bool) {
 	b = trimTextSpace(b)
+	if x, n, ok := scanDecimal(b); ok && n == len(b) {
+		return x, true
+	}
 	if n := len(b); n >= 3 && (b[n-1]|0x20) == 'n' && (b[n-2]|0x20) == 'a' {
 		// nan, with its sign: Python's NaN has no payload (strconv's does).
 		if !floatSyntax(b) {
