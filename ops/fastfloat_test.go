@@ -152,3 +152,50 @@ func FuzzLoadTxtFast(f *testing.F) {
 		}
 	})
 }
+
+// TestLoadTxtChunks: an input of many chunks parses the same on 1 and 4
+// threads, fast and naive, and a bad row anywhere is reported at its own
+// line, before any later one, whichever chunk it falls in.
+func TestLoadTxtChunks(t *testing.T) {
+	var text []byte
+	const rows = 6000
+	for r := 0; r < rows; r++ {
+		text = fmt.Appendf(text, "%.18e %.18e %g\n", float64(r)*1.1, -float64(r)/3, float64(r)*1e-300)
+	}
+	want, wshape, err := LoadTxt{naive: true}.Load(text, ElemFormat{'f', 8, false}, Options{Threads: 1})
+	if err != nil || fmt.Sprint(wshape) != fmt.Sprint([]int{rows, 3}) {
+		t.Fatalf("naive: %v %v", wshape, err)
+	}
+	for _, threads := range []int{1, 4} {
+		got, shape, err := LoadTxt{}.Load(text, ElemFormat{'f', 8, false}, Options{Threads: threads})
+		if err != nil || !bytes.Equal(got[0], want[0]) || fmt.Sprint(shape) != fmt.Sprint(wshape) {
+			t.Fatalf("threads %d: %v %v, or data differs", threads, shape, err)
+		}
+	}
+	lineStart := func(n int) int { // offset of 1-based line n
+		off := 0
+		for k := 1; k < n; k++ {
+			off += bytes.IndexByte(text[off:], '\n') + 1
+		}
+		return off
+	}
+	for _, c := range []struct {
+		line int
+		put  string
+		want string
+	}{
+		{1, "1 2\n", "line 2: the number of columns changed from 2 to 3 (use --usecols to pick some)"},
+		{5000, "1 2 3 4\n", "line 5000: the number of columns changed from 3 to 4 (use --usecols to pick some)"},
+		{4500, "1 x 3\n", "line 4500, column 2: could not convert string 'x' to float64"},
+	} {
+		at := lineStart(c.line)
+		bad := append(append(append([]byte{}, text[:at]...), c.put...), text[at+bytes.IndexByte(text[at:], '\n')+1:]...)
+		// And a later error, which must not win.
+		bad = append(bad, "1 2 y\n"...)
+		for _, threads := range []int{1, 4} {
+			if _, _, err := (LoadTxt{}).Load(bad, ElemFormat{'f', 8, false}, Options{Threads: threads}); err == nil || err.Error() != c.want {
+				t.Errorf("line %d, threads %d: %v, want %s", c.line, threads, err, c.want)
+			}
+		}
+	}
+}
