@@ -495,12 +495,7 @@ func fieldParser(f ElemFormat) (fieldFunc, error) {
 			if !ok {
 				return dst, bad(field)
 			}
-			if half.Size == 4 {
-				dst = appendFloatBits(dst, uint64(math.Float32bits(float32(re))), half)
-				return appendFloatBits(dst, uint64(math.Float32bits(float32(im))), half), nil
-			}
-			dst = appendFloatBits(dst, math.Float64bits(re), half)
-			return appendFloatBits(dst, math.Float64bits(im), half), nil
+			return appendFloat(appendFloat(dst, re, half), im, half), nil
 		}, nil
 	case 'b':
 		return func(dst, field []byte) ([]byte, error) {
@@ -921,14 +916,7 @@ func (p *jsonParser) number() error {
 			if part == 1 && f.Kind != 'c' {
 				break
 			}
-			switch half.Size {
-			case 2:
-				p.out = appendFloatBits(p.out, uint64(float64ToHalfBits(v)), half)
-			case 4:
-				p.out = appendFloatBits(p.out, uint64(math.Float32bits(float32(v))), half)
-			default:
-				p.out = appendFloatBits(p.out, math.Float64bits(v), half)
-			}
+			p.out = appendFloat(p.out, v, half)
 		}
 		return nil
 	case 'b':
