@@ -26,31 +26,29 @@ func scanDecimal(b []byte) (x float64, n int, ok bool) {
 	}
 	var man uint64
 	nd, digits, exp := 0, 0, 0 // significant digits in man, all digits, power of ten
-	for ; i < len(b) && b[i]-'0' < 10; i++ {
-		digits++
-		if man == 0 && b[i] == '0' {
+	// Digits, with one point among them; a fraction digit divides by 10.
+	point := false
+	for ; i < len(b); i++ {
+		c := b[i]
+		if c == '.' && !point {
+			point = true
 			continue
+		}
+		if c-'0' >= 10 {
+			break
+		}
+		digits++
+		if point {
+			exp--
+		}
+		if man == 0 && c == '0' {
+			continue // leading zeros are not significant digits
 		}
 		if nd == 19 {
 			return 0, 0, false
 		}
-		man = man*10 + uint64(b[i]-'0')
+		man = man*10 + uint64(c-'0')
 		nd++
-	}
-	if i < len(b) && b[i] == '.' {
-		i++
-		for ; i < len(b) && b[i]-'0' < 10; i++ {
-			digits++
-			exp--
-			if man == 0 && b[i] == '0' {
-				continue
-			}
-			if nd == 19 {
-				return 0, 0, false
-			}
-			man = man*10 + uint64(b[i]-'0')
-			nd++
-		}
 	}
 	if digits == 0 {
 		return 0, 0, false
