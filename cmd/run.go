@@ -34,6 +34,7 @@ var Commands = []*cli.Command{
 	triuIndicesCommand,
 	sortCommand,
 	sliceCommand,
+	reshapeCommand,
 	showCommand,
 	statsCommand,
 	toTextCommand,

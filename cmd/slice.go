@@ -6,8 +6,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"strider/internal/pylit"
 	"strider/npy"
-	"strider/ops"
 )
 
 var sliceCommand = &cli.Command{
@@ -54,7 +54,7 @@ func runSlice(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	items, err := ops.ParseSliceExpr(expr)
+	items, err := pylit.ParseIndex(expr)
 	if err != nil {
 		return usagef("%v", err)
 	}

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"strider/internal/pylit"
 )
 
 // errNoReserve reports a file system that cannot allocate disk ahead.
@@ -95,11 +97,11 @@ func create(path string, stdout io.Writer, d Dtype, shape []int, header []byte, 
 		return nil, fmt.Errorf("cannot create %s: %w", path, err)
 	}
 	if len(shape) > MaxDims {
-		return nil, fmt.Errorf("cannot create %s: shape %s has %d dimensions, more than %d", path, shapeRepr(shape), len(shape), MaxDims)
+		return nil, fmt.Errorf("cannot create %s: shape %s has %d dimensions, more than %d", path, pylit.ShapeString(shape), len(shape), MaxDims)
 	}
 	nbytes, ok := checkedNBytes(shape, d.Size)
 	if !ok || nbytes > int64(maxInt-dataAlign) {
-		return nil, fmt.Errorf("cannot create %s: shape %s of %d-byte elements is negative or too large", path, shapeRepr(shape), d.Size)
+		return nil, fmt.Errorf("cannot create %s: shape %s of %d-byte elements is negative or too large", path, pylit.ShapeString(shape), d.Size)
 	}
 	return createBytes(path, stdout, header, nbytes, pieces)
 }

@@ -68,6 +68,10 @@ def make_inputs(work, quick):
         "flatf": (f"f32_flat_{g * g}.npy", lambda: rng.standard_normal(g * g, dtype=np.float32)),
         "flati": (f"i32_flat_{g * g}.npy", lambda: rng.integers(-2**31, 2**31 - 1, g * g, dtype=np.int32)),
         "f64": (f"f64_{g // 4}x{g // 4}.npy", lambda: rng.standard_normal((g // 4, g // 4))),
+        "t3": ("f32_512x512x256.npy" if not quick else "f32_128x128x64.npy",
+               lambda: rng.random((128, 128, 64) if quick else (512, 512, 256), dtype=np.float32)),
+        "t4": ("f32_64x64x64x64.npy" if not quick else "f32_16x16x16x16.npy",
+               lambda: rng.random((16,) * 4 if quick else (64,) * 4, dtype=np.float32)),
     }
     paths = {}
     for key, (name, make) in files.items():
@@ -95,6 +99,16 @@ def cases(strider, paths, work):
             ("strider", [strider, "transpose", src, "-o", out("s")], out("s")),
             ("numpy", py(f"import numpy as np; np.save({out('n')!r}, np.ascontiguousarray(np.load({src!r}).T))"), out("n")),
             ("torch", py("import numpy as np, torch; " + torch_save.format(o=out("t"), expr=f"torch.from_numpy(np.load({src!r})).permute(1, 0).contiguous()")), out("t")),
+            ("cp", ["cp", src, out("c")], None),
+        ]))
+    for key, axes in (("t3", (0, 2, 1)), ("t4", (3, 2, 1, 0))):
+        src = paths[key]
+        shape = np.load(src, mmap_mode="r").shape
+        dims = "x".join(map(str, shape))
+        perm = ",".join(map(str, axes))
+        result.append((f"transpose f32 {dims} axes ({perm})", [
+            ("strider", [strider, "transpose", "--axes", perm, src, "-o", out("s")], out("s")),
+            ("numpy", py(f"import numpy as np; np.save({out('n')!r}, np.ascontiguousarray(np.load({src!r}).transpose({axes})))"), out("n")),
             ("cp", ["cp", src, out("c")], None),
         ]))
     src, idx = paths["mid"], paths["idx"]
