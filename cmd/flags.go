@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -86,9 +87,11 @@ func options(c *cli.Context) (settings, error) {
 		}
 		opt.Threads = n
 	}
-	switch o := c.String("order"); o {
-	case "", "C", "c":
-	case "keep":
+	switch o := c.String("order"); {
+	case !slices.Contains(c.Command.Flags, cli.Flag(orderFlag)):
+		// A command's own --order (reshape's index order) is its own.
+	case o == "" || o == "C" || o == "c":
+	case o == "keep":
 		opt.keepOrder = true
 	default:
 		return settings{}, usagef("--order %q is not C or keep", o)
@@ -150,6 +153,12 @@ func displayName(spec string) string {
 // the copy a bounded piece at a time.
 func writeView(c *cli.Context, d dtype.Dtype, v ops.View, opt settings) error {
 	shape, v, fortran := opt.layout(v)
+	return writeCopy(c, d, shape, fortran, v, opt)
+}
+
+// writeCopy writes v's elements in C order under a header with shape
+// (which holds as many elements) and fortran.
+func writeCopy(c *cli.Context, d dtype.Dtype, shape []int, fortran bool, v ops.View, opt settings) error {
 	copyPiece := func(dst []byte, p ops.View, o ops.Options) error {
 		return opt.eng.Copy(dst, p, o)
 	}
@@ -325,7 +334,10 @@ func outputPath(c *cli.Context) (string, error) {
 
 // parseInts reads a comma-separated integer list such as "1,0,-1"; brackets
 // or parentheses around it are accepted, as NumPy users write tuples.
-func parseInts(flag, s string) ([]int, error) {
+func parseInts(flag, s string) ([]int, error) { return parseIntList("--"+flag, s) }
+
+// parseIntList is parseInts for the value of what (a flag, or an argument).
+func parseIntList(what, s string) ([]int, error) {
 	t := strings.TrimSpace(s)
 	if len(t) >= 2 && (t[0] == '(' && t[len(t)-1] == ')' || t[0] == '[' && t[len(t)-1] == ']') {
 		t = t[1 : len(t)-1]
@@ -342,7 +354,7 @@ func parseInts(flag, s string) ([]int, error) {
 		}
 		n, err := strconv.Atoi(f)
 		if err != nil {
-			return nil, usagef("--%s %q is not a list of integers", flag, s)
+			return nil, usagef("%s %q is not a list of integers", what, s)
 		}
 		out = append(out, n)
 	}

@@ -106,30 +106,46 @@ func runFromText(c *cli.Context) error {
 		return fmt.Errorf("%s: %w", displayName(spec), err)
 	}
 	defer release()
-	var data [][]byte
-	var shape []int
-	if c.Bool(textJSONFlag.Name) {
-		var j []byte
-		j, shape, err = ops.LoadJSON(text, d)
-		data = [][]byte{j}
-	} else {
-		data, shape, err = lt.Load(text, d, opt.Options)
-	}
-	if err != nil {
+	named := func(err error) error {
 		var te *ops.TextError
 		if errors.As(err, &te) {
 			return fmt.Errorf("%s: %w", displayName(spec), err)
 		}
 		return err
 	}
-	return writeResult(c, opt, d, shape, func(dst []byte, o ops.Options) error {
-		n := 0
-		for _, piece := range data {
-			n += copy(dst[n:], piece)
+	if c.Bool(textJSONFlag.Name) {
+		data, shape, err := ops.LoadJSON(text, d)
+		if err != nil {
+			return named(err)
 		}
-		o.Done.Add(int64(n))
+		return writeResult(c, opt, d, shape, func(dst []byte, o ops.Options) error {
+			o.Done.Add(int64(copy(dst, data)))
+			return nil
+		})
+	}
+	// Rows are counted first, then parsed straight into the output: an
+	// error in them aborts the output, so none is left behind.
+	plan, err := lt.Plan(text, d, opt.Options)
+	if err != nil {
+		return named(err)
+	}
+	filled := false
+	err = writeResult(c, opt, d, plan.Shape, func(dst []byte, o ops.Options) error {
+		filled = true
+		if err := plan.Fill(dst); err != nil {
+			return named(err)
+		}
+		o.Done.Add(int64(len(dst)))
 		return nil
 	})
+	if err != nil && !filled {
+		// The output failed before the rows were parsed: a bad row is
+		// still the error to report, as when the text was parsed first.
+		if ferr := plan.Fill(make([]byte, plan.Bytes())); ferr != nil {
+			return named(ferr)
+		}
+	}
+	return err
 }
 
 // readText reads a whole text input: a file, mapped, or all of standard

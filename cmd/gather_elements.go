@@ -5,6 +5,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"strider/internal/pylit"
 	"strider/npy"
 	"strider/ops"
 )
@@ -53,7 +54,7 @@ func runGatherElements(c *cli.Context) error {
 	defer in.Close()
 	v := in.view
 	if len(ix.shape) != len(v.Shape) {
-		return fmt.Errorf("indices and array must have the same number of dimensions: indices %s, array %s", ops.ShapeString(ix.shape), ops.ShapeString(v.Shape))
+		return fmt.Errorf("indices and array must have the same number of dimensions: indices %s, array %s", pylit.ShapeString(ix.shape), pylit.ShapeString(v.Shape))
 	}
 	axis, err := ops.NormalizeAxis(a, len(v.Shape))
 	if err != nil {
@@ -61,7 +62,7 @@ func runGatherElements(c *cli.Context) error {
 	}
 	for k, e := range ix.shape {
 		if k != axis && e > v.Shape[k] {
-			return fmt.Errorf("index shape %s exceeds the array's %s on axis %d (%d > %d)", ops.ShapeString(ix.shape), ops.ShapeString(v.Shape), k, e, v.Shape[k])
+			return fmt.Errorf("index shape %s exceeds the array's %s on axis %d (%d > %d)", pylit.ShapeString(ix.shape), pylit.ShapeString(v.Shape), k, e, v.Shape[k])
 		}
 	}
 	idx, err := ix.resolve(v.Shape[axis], axis, ops.Raise)

@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"strider/internal/dtype"
+	"strider/internal/pylit"
 	"strider/npy"
 	"strider/ops"
 )
@@ -42,10 +43,11 @@ func readIndexFile(c *cli.Context, spec string) (indexArray, error) {
 
 // parseIndexLiteral turns --index text into an int64 index array.
 func parseIndexLiteral(s string) (indexArray, error) {
-	shape, vals, err := ops.ParseIndexLiteral(s)
+	ix, err := pylit.ParseIndexArray(s)
 	if err != nil {
 		return indexArray{}, usagef("--index: %v", err)
 	}
+	shape, vals := ix.Shape, ix.Ints
 	data := make([]byte, 8*len(vals))
 	for i, v := range vals {
 		binary.LittleEndian.PutUint64(data[8*i:], uint64(v))

@@ -11,8 +11,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"strider/internal/pylit"
 	"strider/npy"
-	"strider/ops"
 )
 
 var infoCommand = &cli.Command{
@@ -168,7 +168,7 @@ func printInfo(w io.Writer, enc *json.Encoder, asJSON bool, spec string, d npy.D
 		size = fmt.Sprintf("%d bytes", *r.NBytes)
 	}
 	line := fmt.Sprintf("%s: %s, shape %s, %s order, %d elements, %s, format %s",
-		label, dtype, ops.ShapeString(h.Shape), order, r.Count, size, r.Version)
+		label, dtype, pylit.ShapeString(h.Shape), order, r.Count, size, r.Version)
 	if d.Refused != nil {
 		line += "; strider cannot compute on it"
 	}

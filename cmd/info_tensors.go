@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"strider/internal/pylit"
 	"strider/npy"
 	"strider/ops"
 )
@@ -62,7 +63,7 @@ func printTensors(w io.Writer, enc *json.Encoder, asJSON bool, spec string, tf *
 			case equalStrides(t.Shape, t.Strides, ops.FStrides(t.Shape)):
 				layout, r.FortranOrder = "Fortran order", true
 			default:
-				layout = "strides " + ops.ShapeString(t.Strides)
+				layout = "strides " + pylit.ShapeString(t.Strides)
 			}
 			if t.Offset != 0 {
 				layout += fmt.Sprintf(", storage offset %d", t.Offset)
@@ -81,7 +82,7 @@ func printTensors(w io.Writer, enc *json.Encoder, asJSON bool, spec string, tf *
 		var line string
 		switch {
 		case t.Err != nil:
-			line = fmt.Sprintf("%s: %s, shape %s, not read: %v", path, t.Stored, ops.ShapeString(r.Shape), t.Err)
+			line = fmt.Sprintf("%s: %s, shape %s, not read: %v", path, t.Stored, pylit.ShapeString(r.Shape), t.Err)
 		default:
 			dtype := r.Dtype
 			if t.Widened {
@@ -92,7 +93,7 @@ func printTensors(w io.Writer, enc *json.Encoder, asJSON bool, spec string, tf *
 				bytes += fmt.Sprintf(" (%d in the file)", r.StoredNBytes)
 			}
 			line = fmt.Sprintf("%s: %s (%s), shape %s, %s, %d elements, %s, %s",
-				path, dtype, r.Descr, ops.ShapeString(r.Shape), layout, r.Count, bytes, format)
+				path, dtype, r.Descr, pylit.ShapeString(r.Shape), layout, r.Count, bytes, format)
 		}
 		if _, err := fmt.Fprintln(w, strings.ReplaceAll(line, "\n", " ")); err != nil {
 			return err

@@ -44,6 +44,8 @@ var Commands = []*cli.Command{
 	triuIndicesCommand,
 	sortCommand,
 	sliceCommand,
+	reshapeCommand,
+	uniqueConsecutiveCommand,
 	showCommand,
 	statsCommand,
 	toTextCommand,

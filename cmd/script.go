@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"strider/internal/pylit"
 	"strider/npy"
 	"strider/ops"
 )
@@ -269,7 +270,7 @@ func (s *script) saveTo(out, r string) {
 }
 
 // pyInts is a Python tuple of ints.
-func pyInts(v []int) string { return ops.ShapeString(v) }
+func pyInts(v []int) string { return pylit.ShapeString(v) }
 
 // pyNested writes vals in shape as nested Python lists.
 func pyNested(shape []int, vals []int64) string {
@@ -312,6 +313,8 @@ func (s *script) build(c *cli.Context) error {
 		} else {
 			s.add("r = np.transpose(%s, axes=%s)", a, axes)
 		}
+	case "reshape":
+		return s.reshape(c)
 	case "diagonal":
 		spec, err := oneInput(c, "input IN")
 		if err != nil {
@@ -342,6 +345,8 @@ func (s *script) build(c *cli.Context) error {
 		} else {
 			s.add("r = np.diagonal(%s, offset=%s, axis1=%d, axis2=%d)", a, off, a1, a2)
 		}
+	case "unique-consecutive":
+		return s.uniqueConsecutive(c)
 	case "gather":
 		return s.gather(c)
 	case "gather-elements":
@@ -375,12 +380,12 @@ func (s *script) build(c *cli.Context) error {
 		expr := c.Args().Get(1)
 		// Only a valid expression is pasted into the script: its grammar
 		// admits integers, names of constants and punctuation, nothing to run.
-		items, err := ops.ParseSliceExpr(expr)
+		items, err := pylit.ParseIndex(expr)
 		if err != nil {
 			return usagef("%v", err)
 		}
 		for _, it := range items {
-			if c.String(orderFlag.Name) == "keep" && (it.Kind == ops.IndexArray || it.Kind == ops.IndexBoolArray) {
+			if c.String(orderFlag.Name) == "keep" && (it.Kind == pylit.IndexArray || it.Kind == pylit.IndexBoolArray) {
 				return keepOrderLists(expr)
 			}
 		}
@@ -425,12 +430,12 @@ func (s *script) indices(c *cli.Context, literalAllowed bool) error {
 		s.add("if idx.dtype.kind not in 'iu':  # strider takes integer indices only (NumPy would take bools as 0 and 1)")
 		s.add("    raise TypeError(f'indices of dtype {idx.dtype} are not integers')")
 	case lit:
-		shape, vals, err := ops.ParseIndexLiteral(c.String("index"))
+		ix, err := pylit.ParseIndexArray(c.String("index"))
 		if err != nil {
 			return usagef("--index: %v", err)
 		}
 		s.importModule("numpy as np")
-		s.add("idx = np.array(%s, dtype=np.int64).reshape(%s)", pyNested(shape, vals), pyInts(shape))
+		s.add("idx = np.array(%s, dtype=np.int64).reshape(%s)", pyNested(ix.Shape, ix.Ints), pyInts(ix.Shape))
 	case literalAllowed:
 		return usagef("missing --indices IDX.npy or --index LITERAL")
 	default:
@@ -620,7 +625,7 @@ func (s *script) show(c *cli.Context) error {
 	a := s.load("a", c.Args().Get(0))
 	if c.NArg() == 2 {
 		expr := c.Args().Get(1)
-		if _, err := ops.ParseSliceExpr(expr); err != nil {
+		if _, err := pylit.ParseIndex(expr); err != nil {
 			return usagef("%v", err)
 		}
 		s.sliceNames(expr)
@@ -770,7 +775,7 @@ func (s *script) stats(c *cli.Context) error {
 	s.load("a", c.Args().Get(0))
 	if c.NArg() == 2 {
 		expr := c.Args().Get(1)
-		if _, err := ops.ParseSliceExpr(expr); err != nil {
+		if _, err := pylit.ParseIndex(expr); err != nil {
 			return usagef("%v", err)
 		}
 		s.sliceNames(expr)

@@ -10,6 +10,7 @@ import (
 
 	"strider/internal/dtype"
 	"strider/internal/npprint"
+	"strider/internal/pylit"
 	"strider/npy"
 	"strider/ops"
 )
@@ -72,10 +73,10 @@ func runShow(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	var items []ops.IndexItem
+	var items []pylit.IndexItem
 	if c.NArg() == 2 {
-		// EXPR is what goes between a[ and ]; ParseSliceExpr owns its reading.
-		if items, err = ops.ParseSliceExpr(expr); err != nil {
+		// EXPR is what goes between a[ and ]; pylit.ParseIndex owns its reading.
+		if items, err = pylit.ParseIndex(expr); err != nil {
 			return usagef("%v", err)
 		}
 	}
@@ -107,12 +108,12 @@ func runShow(c *cli.Context) error {
 // isScalarIndex reports whether a[EXPR] is a NumPy scalar rather than an
 // array: one integer for every axis (a[()] of a 0-d array included). A
 // scalar's repr in NumPy 1.24 is its str ('1.5', not 'array(1.5)').
-func isScalarIndex(items []ops.IndexItem, hasExpr bool, ndim int) bool {
+func isScalarIndex(items []pylit.IndexItem, hasExpr bool, ndim int) bool {
 	if !hasExpr || len(items) != ndim {
 		return false
 	}
 	for _, it := range items {
-		if it.Kind != ops.IndexInt {
+		if it.Kind != pylit.IndexInt {
 			return false
 		}
 	}
@@ -121,7 +122,7 @@ func isScalarIndex(items []ops.IndexItem, hasExpr bool, ndim int) bool {
 
 // indexView is a[items] as a view: the view itself for basic indexing,
 // a C-order copy of the gathered elements for advanced indexing.
-func indexView(v ops.View, items []ops.IndexItem) (ops.View, error) {
+func indexView(v ops.View, items []pylit.IndexItem) (ops.View, error) {
 	ix, err := v.Index(items)
 	if err != nil {
 		return ops.View{}, err

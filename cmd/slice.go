@@ -5,6 +5,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"strider/internal/pylit"
 	"strider/npy"
 	"strider/ops"
 )
@@ -53,7 +54,7 @@ func runSlice(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	items, err := ops.ParseSliceExpr(expr)
+	items, err := pylit.ParseIndex(expr)
 	if err != nil {
 		return usagef("%v", err)
 	}

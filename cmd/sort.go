@@ -151,7 +151,7 @@ func sortTwo(c *cli.Context, in input, axis int, ord ops.Order, opt settings, id
 	if err != nil {
 		return err
 	}
-	return npy.CommitBoth(vals, idx)
+	return npy.CommitAll(vals, idx)
 }
 
 // samePath reports whether two output paths name the same file.

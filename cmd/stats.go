@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"strider/internal/dtype"
+	"strider/internal/pylit"
 	"strider/npy"
 	"strider/ops"
 )
@@ -64,9 +65,9 @@ func runStats(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	var items []ops.IndexItem
+	var items []pylit.IndexItem
 	if c.NArg() == 2 {
-		if items, err = ops.ParseSliceExpr(c.Args().Get(1)); err != nil {
+		if items, err = pylit.ParseIndex(c.Args().Get(1)); err != nil {
 			return usagef("%v", err)
 		}
 	}
@@ -159,7 +160,7 @@ func statsText(shape []int, d dtype.Dtype, s ops.Summary) []byte {
 	lo, hi := statsExtremes(d, s)
 	var b bytes.Buffer
 	line := func(k, v string) { fmt.Fprintf(&b, "%-7s %s\n", k, v) }
-	line("shape", ops.ShapeString(shape))
+	line("shape", pylit.ShapeString(shape))
 	line("dtype", d.Name())
 	for _, kv := range []struct {
 		k string

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"strider/internal/dtype"
+	"strider/internal/pylit"
 	"strider/ops"
 )
 
@@ -177,7 +178,7 @@ func TestDiagonalAndSlice(t *testing.T) {
 					t.Fatal(err)
 				}
 			} else {
-				items, err := ops.ParseSliceExpr(exprs[r.IntN(len(exprs))])
+				items, err := pylit.ParseIndex(exprs[r.IntN(len(exprs))])
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -223,7 +224,7 @@ func TestAdvancedIndex(t *testing.T) {
 		n := 0
 		for i := range 1500 {
 			v := randomView(r, []int{1, 2, 4, 8, 16}, 4)
-			items, err := ops.ParseSliceExpr(exprs[r.IntN(len(exprs))])
+			items, err := pylit.ParseIndex(exprs[r.IntN(len(exprs))])
 			if err != nil {
 				t.Fatal(err)
 			}

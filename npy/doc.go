@@ -5,7 +5,7 @@
 //
 // ReadHeader and OpenHeader decode only the header: the magic string, the
 // version, the length field and the header text, which is parsed as a Python
-// literal (never evaluated, never unpickled). Header versions 1.0, 2.0 and
+// literal by internal/pylit (never evaluated, never unpickled). Header versions 1.0, 2.0 and
 // 3.0 are read. Only numeric dtypes are accepted (b1, i1-i8, u1-u8, f2-f8,
 // c8, c16, in either byte order), as the dtype.Dtype of package
 // internal/dtype; object, string, structured and datetime dtypes are refused

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"strider/internal/dtype"
+	"strider/internal/pylit"
 )
 
 // Magic is the string every .npy file starts with.
@@ -152,15 +153,37 @@ func decodeHeader(text []byte, major int) (dtype.Dtype, []int, bool, string, err
 	if err != nil {
 		return dtype.Dtype{}, nil, false, "", err
 	}
-	if v.kind != pyDict {
-		return dtype.Dtype{}, nil, false, "", malformed("header is %s, not a dict: %s", v.kind.article(), v.repr())
+	descr, fortran, shape, err := headerKeys(v)
+	if err != nil {
+		return dtype.Dtype{}, nil, false, "", err
 	}
-	var descr, fortran, shape *pyValue
-	for i := 0; i < len(v.items); i += 2 {
-		key, val := v.items[i], &v.items[i+1]
-		var slot **pyValue
-		if key.kind == pyStr && !key.bytes {
-			switch key.str {
+	// A dtype strider refuses is reported after the rest of the header
+	// is checked, with the shape and order, so info can describe it.
+	d, raw, dtypeErr, err := headerDescr(descr)
+	if err != nil {
+		return dtype.Dtype{}, nil, false, "", err
+	}
+	if fortran.Kind != pylit.Bool {
+		return dtype.Dtype{}, nil, false, "", malformed("fortran_order %s is not True or False", fortran.Repr())
+	}
+	dims, err := headerShape(shape, d.Size)
+	if err != nil {
+		return dtype.Dtype{}, nil, false, "", err
+	}
+	return d, dims, fortran.Bool, raw, dtypeErr
+}
+
+// headerKeys returns the values of the header dict's three keys, which
+// must all be there, and no other.
+func headerKeys(v *pylit.Value) (descr, fortran, shape *pylit.Value, err error) {
+	if v.Kind != pylit.Dict {
+		return nil, nil, nil, malformed("header is %s, not a dict: %s", v.Kind.Article(), v.Repr())
+	}
+	for i := 0; i < len(v.Items); i += 2 {
+		key, val := v.Items[i], v.Items[i+1]
+		var slot **pylit.Value
+		if key.Kind == pylit.Str && !key.Bytes {
+			switch key.Str {
 			case "descr":
 				slot = &descr
 			case "fortran_order":
@@ -170,71 +193,73 @@ func decodeHeader(text []byte, major int) (dtype.Dtype, []int, bool, string, err
 			}
 		}
 		if slot == nil {
-			return dtype.Dtype{}, nil, false, "", malformed("header has an unexpected key %s", key.repr())
+			return nil, nil, nil, malformed("header has an unexpected key %s", key.Repr())
 		}
 		if *slot != nil {
-			return dtype.Dtype{}, nil, false, "", malformed("header has key %s twice", key.repr())
+			return nil, nil, nil, malformed("header has key %s twice", key.Repr())
 		}
 		*slot = val
 	}
 	for _, k := range []struct {
 		name string
-		v    *pyValue
+		v    *pylit.Value
 	}{{"descr", descr}, {"fortran_order", fortran}, {"shape", shape}} {
 		if k.v == nil {
-			return dtype.Dtype{}, nil, false, "", malformed("header is missing key '%s'", k.name)
+			return nil, nil, nil, malformed("header is missing key '%s'", k.name)
 		}
 	}
+	return descr, fortran, shape, nil
+}
 
-	// A dtype strider refuses is reported after the rest of the header
-	// is checked, with the shape and order, so info can describe it.
-	var d dtype.Dtype
-	var dtypeErr error
-	raw := descr.repr()
+// headerDescr reads the descr value: a dtype, the text as written, and
+// dtypeErr for a well-formed dtype strider refuses.
+func headerDescr(descr *pylit.Value) (d dtype.Dtype, raw string, dtypeErr, err error) {
+	raw = descr.Repr()
 	switch {
-	case descr.kind == pyStr && descr.bytes:
-		return dtype.Dtype{}, nil, false, "", malformed("descr %s is bytes, not a dtype string", descr.repr())
-	case descr.kind == pyStr:
-		raw = descr.str
-		if d, err = ParseDescr(descr.str); err != nil {
+	case descr.Kind == pylit.Str && descr.Bytes:
+		return dtype.Dtype{}, "", nil, malformed("descr %s is bytes, not a dtype string", descr.Repr())
+	case descr.Kind == pylit.Str:
+		raw = descr.Str
+		if d, err = ParseDescr(descr.Str); err != nil {
 			if !errors.Is(err, ErrUnsupported) {
-				return dtype.Dtype{}, nil, false, "", err
+				return dtype.Dtype{}, "", nil, err
 			}
 			dtypeErr = err
 		}
-	case descr.kind == pyList:
-		dtypeErr = unsupported("unsupported dtype %s (structured arrays are refused)", descr.repr())
+	case descr.Kind == pylit.List:
+		dtypeErr = unsupported("unsupported dtype %s (structured arrays are refused)", descr.Repr())
 	default:
-		return dtype.Dtype{}, nil, false, "", malformed("descr %s is not a dtype string", descr.repr())
+		return dtype.Dtype{}, "", nil, malformed("descr %s is not a dtype string", descr.Repr())
 	}
+	return d, raw, dtypeErr, nil
+}
 
-	if fortran.kind != pyBool {
-		return dtype.Dtype{}, nil, false, "", malformed("fortran_order %s is not True or False", fortran.repr())
+// headerShape reads the shape value: a tuple of at most MaxDims
+// non-negative ints whose product, times size, fits in 64 bits.
+func headerShape(shape *pylit.Value, size int) ([]int, error) {
+	if shape.Kind != pylit.Tuple {
+		return nil, malformed("shape %s is %s, not a tuple", shape.Repr(), shape.Kind.Article())
 	}
-
-	if shape.kind != pyTuple {
-		return dtype.Dtype{}, nil, false, "", malformed("shape %s is %s, not a tuple", shape.repr(), shape.kind.article())
+	if len(shape.Items) > MaxDims {
+		return nil, malformed("shape %s has %d dimensions, more than %d", shape.Repr(), len(shape.Items), MaxDims)
 	}
-	if len(shape.items) > MaxDims {
-		return dtype.Dtype{}, nil, false, "", malformed("shape %s has %d dimensions, more than %d", shape.repr(), len(shape.items), MaxDims)
-	}
-	dims := make([]int, len(shape.items))
-	for i, item := range shape.items {
-		if item.kind != pyInt {
-			return dtype.Dtype{}, nil, false, "", malformed("shape %s holds %s, not an integer", shape.repr(), item.repr())
+	dims := make([]int, len(shape.Items))
+	for i, item := range shape.Items {
+		if item.Kind != pylit.Int {
+			return nil, malformed("shape %s holds %s, not an integer", shape.Repr(), item.Repr())
 		}
-		if item.num < 0 {
-			return dtype.Dtype{}, nil, false, "", malformed("shape %s has a negative dimension", shape.repr())
+		if item.Int.Sign() < 0 {
+			return nil, malformed("shape %s has a negative dimension", shape.Repr())
 		}
-		if item.num > math.MaxInt {
-			return dtype.Dtype{}, nil, false, "", malformed("shape %s has a dimension too large for this machine", shape.repr())
+		if item.Int64() > math.MaxInt {
+			return nil, malformed("shape %s has a dimension too large for this machine", shape.Repr())
 		}
-		dims[i] = int(item.num)
+		dims[i] = int(item.Int64())
 	}
-	if _, ok := checkedNBytes(dims, d.Size); !ok {
-		return dtype.Dtype{}, nil, false, "", malformed("shape %s of %d-byte elements overflows 64 bits", shape.repr(), d.Size)
+	if _, ok := checkedNBytes(dims, size); !ok {
+		return nil, malformed("shape %s of %d-byte elements overflows 64 bits", shape.Repr(), size)
 	}
-	return d, dims, fortran.num != 0, raw, dtypeErr
+	return dims, nil
 }
 
 // checkedNBytes returns the byte size of an array, or false when a
@@ -292,7 +317,7 @@ func headerText(d dtype.Dtype, shape []int, fortran bool) string {
 	} else {
 		b.WriteString("', 'fortran_order': False, 'shape': ")
 	}
-	b.WriteString(shapeRepr(shape))
+	b.WriteString(pylit.ShapeString(shape))
 	b.WriteString(", }")
 	if len(shape) > 0 {
 		grow := shape[0]
@@ -301,23 +326,6 @@ func headerText(d dtype.Dtype, shape []int, fortran bool) string {
 		}
 		b.WriteString(strings.Repeat(" ", max(0, growthAxisMaxDigits-len(strconv.Itoa(grow)))))
 	}
-	return b.String()
-}
-
-// shapeRepr is Python's repr of a shape tuple: "()", "(5,)", "(3, 4)".
-func shapeRepr(shape []int) string {
-	var b strings.Builder
-	b.WriteByte('(')
-	for i, d := range shape {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(strconv.Itoa(d))
-	}
-	if len(shape) == 1 {
-		b.WriteByte(',')
-	}
-	b.WriteByte(')')
 	return b.String()
 }
 

@@ -67,7 +67,7 @@ func TestParseLiteral(t *testing.T) {
 			if err != nil {
 				t.Fatalf("parseLiteral(%q): %v", tc.src, err)
 			}
-			if got := v.repr(); got != tc.want {
+			if got := v.Repr(); got != tc.want {
 				t.Fatalf("parseLiteral(%q) = %s, want %s", tc.src, got, tc.want)
 			}
 		})
@@ -129,7 +129,7 @@ func TestParseLiteralRefuses(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			v, err := parseLiteral([]byte(tc.src), true)
 			if err == nil {
-				t.Fatalf("parseLiteral(%q) = %s, want an error", tc.src, v.repr())
+				t.Fatalf("parseLiteral(%q) = %s, want an error", tc.src, v.Repr())
 			}
 			if !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("parseLiteral(%q) error %q does not contain %q", tc.src, err, tc.want)
@@ -144,7 +144,7 @@ func TestReprIsShort(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := v.repr(); len(got) > maxRepr+3 || !strings.HasSuffix(got, "...") {
+	if got := v.Repr(); len(got) > 60+3 || !strings.HasSuffix(got, "...") {
 		t.Fatalf("repr of a long list is %d bytes: %q", len(got), got)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"strider/internal/dtype"
+	"strider/internal/pylit"
 )
 
 // errNoReserve reports a file system that cannot allocate disk ahead.
@@ -97,11 +98,11 @@ func create(path string, stdout io.Writer, d dtype.Dtype, shape []int, header []
 		return nil, fmt.Errorf("cannot create %s: %w", path, err)
 	}
 	if len(shape) > MaxDims {
-		return nil, fmt.Errorf("cannot create %s: shape %s has %d dimensions, more than %d", path, shapeRepr(shape), len(shape), MaxDims)
+		return nil, fmt.Errorf("cannot create %s: shape %s has %d dimensions, more than %d", path, pylit.ShapeString(shape), len(shape), MaxDims)
 	}
 	nbytes, ok := checkedNBytes(shape, d.Size)
 	if !ok || nbytes > int64(maxInt-dataAlign) {
-		return nil, fmt.Errorf("cannot create %s: shape %s of %d-byte elements is negative or too large", path, shapeRepr(shape), d.Size)
+		return nil, fmt.Errorf("cannot create %s: shape %s of %d-byte elements is negative or too large", path, pylit.ShapeString(shape), d.Size)
 	}
 	return createBytes(path, stdout, header, nbytes, pieces)
 }
@@ -612,44 +613,45 @@ func (o *Output) rename() error {
 	return nil
 }
 
-// CommitBoth commits two outputs so that both targets are replaced or
-// neither is. A stream cannot be taken back, so it is written first; two
-// files are both finished, then renamed in turn, with the first target's
-// previous file kept under a hard link until the second rename has
-// succeeded, and put back if it fails.
-func CommitBoth(a, b *Output) error {
-	if b.stream != nil {
-		a, b = b, a
-	}
-	if a.stream != nil {
-		if err := a.Commit(); err != nil {
+// CommitAll commits outputs so that all their targets are replaced or
+// none is. A stream cannot be taken back, so it is written first; the files
+// are all finished, then renamed in turn, each previous file kept under a
+// hard link until every rename has succeeded, and put back if one fails.
+func CommitAll(outs ...*Output) error {
+	var files []*Output
+	for _, o := range outs {
+		if o.stream == nil {
+			files = append(files, o)
+		} else if err := o.Commit(); err != nil {
 			return err
 		}
-		return b.Commit()
 	}
-	if err := a.finish(); err != nil {
-		return err
-	}
-	if err := b.finish(); err != nil {
-		return err
-	}
-	backup := a.keepPrevious()
-	if err := a.rename(); err != nil {
-		if backup != "" {
-			os.Remove(backup)
+	for _, o := range files {
+		if err := o.finish(); err != nil {
+			return err
 		}
-		return err
 	}
-	if err := b.rename(); err != nil {
-		if backup != "" {
-			os.Rename(backup, a.target)
-		} else if a.prev == nil {
-			os.Remove(a.target)
+	backups := make([]string, 0, len(files))
+	defer func() {
+		for _, b := range backups {
+			if b != "" {
+				os.Remove(b)
+			}
 		}
-		return err
-	}
-	if backup != "" {
-		os.Remove(backup)
+	}()
+	for i, o := range files {
+		backups = append(backups, o.keepPrevious())
+		if err := o.rename(); err != nil {
+			for k, p := range files[:i] {
+				if backups[k] != "" {
+					os.Rename(backups[k], p.target)
+					backups[k] = ""
+				} else if p.prev == nil {
+					os.Remove(p.target)
+				}
+			}
+			return err
+		}
 	}
 	return nil
 }

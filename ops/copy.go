@@ -194,9 +194,9 @@ func (p *plan) body() blockFunc {
 	}
 	switch p.elem {
 	case 1:
-		return copyStrided[uint8]
+		return copyTiled1
 	case 2:
-		return copyStrided[uint16]
+		return copyTiled2
 	case 4:
 		return copyStrided[uint32]
 	case 8:

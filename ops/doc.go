@@ -41,4 +41,10 @@
 // starting multi-index with an OffsetCalculator whose divisors are
 // precomputed (division by invariant integers by multiply-high and shift),
 // then walks on with the odometer, so no chunk depends on another.
+//
+// # Indexing
+//
+// View.Index resolves the items of an index expression against a view with
+// NumPy's rules. ops reads no text: the items are the []pylit.IndexItem that
+// internal/pylit parses from the command line.
 package ops

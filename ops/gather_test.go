@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"strings"
 	"testing"
 
 	"strider/internal/dtype"
@@ -326,51 +325,6 @@ func TestTakeFlatMatchesNaive(t *testing.T) {
 		checkGuards(t, buf, len(want))
 		if !bytes.Equal(got, want) {
 			t.Fatalf("%d %s: flat take differs", i, describe(v))
-		}
-	}
-}
-
-// TestParseIndexLiteralPythonGrammar: --index follows Python's literal
-// grammar (ast.literal_eval), which parity.py judges it against: "010" is an
-// error (Go's base-0 parsing read it as octal 8), "(3)" is the scalar 3 (it
-// was a 1-element list), and prefixed integers and "- 3" are integers.
-func TestParseIndexLiteralPythonGrammar(t *testing.T) {
-	good := []struct {
-		in    string
-		shape []int
-		vals  []int64
-	}{
-		{"(3)", []int{}, []int64{3}},
-		{"((1))", []int{}, []int64{1}},
-		{"( -2 )", []int{}, []int64{-2}},
-		{"([1, 2])", []int{2}, []int64{1, 2}},
-		{"((1, 2), (3, 4))", []int{2, 2}, []int64{1, 2, 3, 4}},
-		{"[(1), 2]", []int{2}, []int64{1, 2}},
-		{"(3,)", []int{1}, []int64{3}},
-		{"()", []int{0}, nil},
-		{"00", []int{}, []int64{0}},
-		{"0_0", []int{}, []int64{0}},
-		{"0xF", []int{}, []int64{15}},
-		{"0X1f", []int{}, []int64{31}},
-		{"0x_a", []int{}, []int64{10}},
-		{"-0o7", []int{}, []int64{-7}},
-		{"0B1_1", []int{}, []int64{3}},
-		{"- 3", []int{}, []int64{-3}},
-		{"[+ 1, -\t2]", []int{2}, []int64{1, -2}},
-		{"-0x8000000000000000", []int{}, []int64{-1 << 63}},
-	}
-	for _, c := range good {
-		sh, v, err := ParseIndexLiteral(c.in)
-		if err != nil || fmt.Sprint(sh) != fmt.Sprint(c.shape) || fmt.Sprint(v) != fmt.Sprint(c.vals) {
-			t.Errorf("%q: got %v %v %v, want %v %v", c.in, sh, v, err, c.shape, c.vals)
-		}
-	}
-	for _, in := range []string{"010", "07", "0_7", "00_1", "0_", "1__0", "1_", "0x", "0b2", "08",
-		"0x8000000000000000", "- -3", "-", "(3", "(,)", "(1 2)"} {
-		if sh, v, err := ParseIndexLiteral(in); err == nil {
-			t.Errorf("%q: got %v %v, want an error", in, sh, v)
-		} else if !strings.Contains(err.Error(), "column ") {
-			t.Errorf("%q: error without a column: %v", in, err)
 		}
 	}
 }

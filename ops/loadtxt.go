@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -24,6 +25,9 @@ type LoadTxt struct {
 	UseCols []int
 	// NDMin is 0, 1 or 2.
 	NDMin int
+	// naive parses every row with parseRow, the reference that the fast
+	// row scanner is tested against.
+	naive bool
 }
 
 // TextError is a parse error at a 1-based line and column of the input.
@@ -43,7 +47,7 @@ func (e *TextError) Error() string {
 type textChunk struct {
 	data  []byte // the elements, encoded
 	rows  int
-	cols  int // of the chunk's first row; -1 before one
+	cols  int // every row's column count
 	lines int // line breaks in the chunk
 	err   *TextError
 	// raggedLine, when > 0, is the chunk's line (1-based) of the first
@@ -57,14 +61,57 @@ type textChunk struct {
 // and its shape. Lines end at
 // "\n", "\r\n" or "\r" (files are read with universal newlines). Empty
 // input (no data rows) is an error, as is a ragged row or a field that
-// does not parse, naming its line and column.
+// does not parse, naming its line and column. It is Plan and Fill into
+// fresh memory.
 func (o LoadTxt) Load(text []byte, f dtype.Dtype, opt Options) ([][]byte, []int, error) {
-	if err := f.Check(); err != nil {
+	p, err := o.Plan(text, f, opt)
+	if err != nil {
 		return nil, nil, err
+	}
+	data := make([]byte, p.Bytes())
+	if err := p.Fill(data); err != nil {
+		return nil, nil, err
+	}
+	return [][]byte{data}, p.Shape, nil
+}
+
+// TextPlan is Load's first pass: the rows counted (the lines with data)
+// and the columns of the first row, so that Fill can parse straight into
+// the caller's output, each thread at its own rows.
+type TextPlan struct {
+	// Shape is the shape of the array Fill writes.
+	Shape []int
+
+	o      LoadTxt
+	f      dtype.Dtype
+	parse  fieldFunc
+	body   []byte // the text after the skipped rows
+	line   int    // body's first line (1-based)
+	bounds []int  // chunk c is body[bounds[c]:bounds[c+1]], whole lines
+	rows   []int  // data rows in each chunk
+	cols   int
+	opt    Options
+}
+
+// Bytes is the size of the data Fill writes.
+func (p *TextPlan) Bytes() int {
+	n := 0
+	for _, r := range p.rows {
+		n += r
+	}
+	return n * p.cols * p.f.Size
+}
+
+// Plan counts the data rows of text and the columns of its first row, as
+// Load's first pass; an input without data rows is an error here. Errors
+// in the rows themselves are Fill's to find.
+func (o LoadTxt) Plan(text []byte, f dtype.Dtype, opt Options) (*TextPlan, error) {
+	if err := f.Check(); err != nil {
+		return nil, err
 	}
 	parse, err := fieldParser(f)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	// Skipped lines are found one by one; the rest is cut into chunks of
 	// whole lines for the threads.
@@ -92,43 +139,104 @@ func (o LoadTxt) Load(text []byte, f dtype.Dtype, opt Options) ([][]byte, []int,
 		bounds = append(bounds, at)
 	}
 	bounds = append(bounds, len(body))
-	chunks := make([]textChunk, len(bounds)-1)
-	parallel(len(chunks), threads, func(lo, hi int) {
+	p := &TextPlan{o: o, f: f, parse: parse, body: body, line: line, bounds: bounds,
+		rows: make([]int, len(bounds)-1), cols: -1, opt: opt}
+	lines := make([]int, len(p.rows))
+	parallel(len(p.rows), threads, func(lo, hi int) {
 		for c := lo; c < hi; c++ {
-			chunks[c] = o.parseChunk(body[bounds[c]:bounds[c+1]], f.Size, parse)
+			forLines(body[bounds[c]:bounds[c+1]], func(l []byte) {
+				lines[c]++
+				if o.hasData(l) {
+					p.rows[c]++
+				}
+			})
 		}
 	})
-	// Merge in order: line numbers, the first error, the column count.
-	rows, cols := 0, -1
+	total := 0
+	for c, r := range p.rows {
+		if r > 0 && p.cols < 0 {
+			forLines(body[bounds[c]:bounds[c+1]], func(l []byte) {
+				if p.cols < 0 && o.hasData(l) {
+					p.cols = len(o.split(nil, o.content(l)))
+					if o.UseCols != nil {
+						p.cols = len(o.UseCols)
+					}
+				}
+			})
+		}
+		total += r
+		line += lines[c]
+	}
+	if total == 0 {
+		return nil, &TextError{Line: line, Msg: "no data: the input holds no rows (np.loadtxt warns and returns an empty array)"}
+	}
+	p.Shape = loadtxtShape(total, p.cols, o.NDMin)
+	return p, nil
+}
+
+// Fill parses the rows into dst (Bytes long), in C order, on the plan's
+// threads, and returns the first error in the text: a ragged row or a
+// field that does not parse, naming its line and column. Nothing beyond
+// dst is written; on error dst holds a partial result.
+func (p *TextPlan) Fill(dst []byte) error {
+	if len(dst) != p.Bytes() {
+		return fmt.Errorf("loadtxt: %d bytes for a %d-byte result", len(dst), p.Bytes())
+	}
+	rowBytes := p.cols * p.f.Size
+	offsets := make([]int, len(p.rows)+1)
+	for c, r := range p.rows {
+		offsets[c+1] = offsets[c] + r*rowBytes
+	}
+	threads := p.opt.threads()
+	if len(p.body) < 1<<16 {
+		threads = 1
+	}
+	chunks := make([]textChunk, len(p.rows))
+	parallel(len(chunks), threads, func(lo, hi int) {
+		for c := lo; c < hi; c++ {
+			// The chunk appends into its own rows of dst: a capacity of
+			// exactly its counted rows, so the appends never move it.
+			out := dst[offsets[c]:offsets[c]:offsets[c+1]]
+			chunks[c] = p.o.parseChunk(p.body[p.bounds[c]:p.bounds[c+1]], p.f, p.parse, p.cols, out)
+		}
+	})
+	// The first error in text order.
+	line := p.line
 	for c := range chunks {
 		ch := &chunks[c]
 		if ch.err != nil {
 			ch.err.Line += line - 1
-			return nil, nil, ch.err
+			return ch.err
 		}
 		if ch.raggedLine > 0 {
-			return nil, nil, &TextError{Line: line - 1 + ch.raggedLine,
+			return &TextError{Line: line - 1 + ch.raggedLine,
 				Msg: fmt.Sprintf("the number of columns changed from %d to %d (use --usecols to pick some)", ch.cols, ch.raggedCols)}
 		}
-		if ch.rows > 0 {
-			if cols >= 0 && ch.cols != cols {
-				// The chunk's first row is ragged against the rows before.
-				return nil, nil, &TextError{Line: line + firstRowLine(body[bounds[c]:bounds[c+1]], o) - 1,
-					Msg: fmt.Sprintf("the number of columns changed from %d to %d (use --usecols to pick some)", cols, ch.cols)}
-			}
-			cols = ch.cols
+		if ch.rows != p.rows[c] || len(ch.data) != offsets[c+1]-offsets[c] {
+			return fmt.Errorf("loadtxt: internal error: chunk %d parsed %d rows (%d bytes), counted %d", c, ch.rows, len(ch.data), p.rows[c])
 		}
-		rows += ch.rows
 		line += ch.lines
 	}
-	if rows == 0 {
-		return nil, nil, &TextError{Line: line, Msg: "no data: the input holds no rows (np.loadtxt warns and returns an empty array)"}
+	return nil
+}
+
+// forLines calls fn with each line of chunk, its line break included.
+// Without a '\r' in the chunk, lines end at '\n' only, found by
+// IndexByte's vector loop rather than nextLine's byte loop.
+func forLines(chunk []byte, fn func(l []byte)) {
+	plainLF := bytes.IndexByte(chunk, '\r') < 0
+	for i := 0; i < len(chunk); {
+		var j int
+		if k := bytes.IndexByte(chunk[i:], '\n'); plainLF && k >= 0 {
+			j = i + k + 1
+		} else if plainLF {
+			j = len(chunk)
+		} else {
+			j = nextLine(chunk, i)
+		}
+		fn(chunk[i:j])
+		i = j
 	}
-	data := make([][]byte, len(chunks))
-	for c, ch := range chunks {
-		data[c] = ch.data
-	}
-	return data, loadtxtShape(rows, cols, o.NDMin), nil
 }
 
 // loadtxtShape applies loadtxt's shape rules to its rows x cols result:
@@ -167,19 +275,6 @@ func nextLine(text []byte, i int) int {
 	return i
 }
 
-// firstRowLine is the 1-based line in chunk of its first data row.
-func firstRowLine(chunk []byte, o LoadTxt) int {
-	line := 1
-	for i := 0; i < len(chunk); line++ {
-		j := nextLine(chunk, i)
-		if o.hasData(chunk[i:j]) {
-			return line
-		}
-		i = j
-	}
-	return line
-}
-
 // content is a line without its line break and comment.
 func (o LoadTxt) content(l []byte) []byte {
 	for len(l) > 0 && (l[len(l)-1] == '\n' || l[len(l)-1] == '\r') {
@@ -214,55 +309,133 @@ func isTextSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r' || c >= 0x1c && c <= 0x1f
 }
 
-// parseChunk parses whole lines.
-func (o LoadTxt) parseChunk(chunk []byte, size int, parse fieldFunc) textChunk {
-	ch := textChunk{cols: -1}
+// parseChunk parses whole lines, every row of cols columns, appending the
+// elements to dst. Float dtypes without usecols go through scanRow
+// first, which parses a row in one pass; any row it does not take (a
+// field it cannot parse, a column count that differs) is parsed again by
+// parseRow, the reference, which also finds the error to report.
+func (o LoadTxt) parseChunk(chunk []byte, f dtype.Dtype, parse fieldFunc, cols int, dst []byte) textChunk {
+	ch := textChunk{cols: cols, data: dst}
+	// scanRow cuts fields where a number ends, which is only where split
+	// cuts them if the delimiter cannot be part of a number.
+	fast := !o.naive && f.Kind == 'f' && o.UseCols == nil && !strings.ContainsRune("0123456789.eE+-", rune(o.Delimiter))
 	var fields [][]byte
-	for i := 0; i < len(chunk); {
-		j := nextLine(chunk, i)
+	forLines(chunk, func(line []byte) {
+		if ch.err != nil || ch.raggedLine > 0 {
+			return
+		}
 		ch.lines++
-		l := o.content(chunk[i:j])
-		i = j
-		fields = o.split(fields[:0], l)
-		if len(fields) == 0 {
-			continue
-		}
-		n := len(fields)
-		if o.UseCols != nil {
-			n = len(o.UseCols)
-		}
-		if ch.cols < 0 {
-			ch.cols = n
-			// Size the data from the first row's share of the chunk, so
-			// it is not regrown (and copied) as it fills.
-			if rows := len(chunk) / max(j, 1); rows > 1 {
-				ch.data = make([]byte, 0, (rows+rows/8+1)*n*size)
-			}
-		} else if n != ch.cols {
-			ch.raggedLine, ch.raggedCols = ch.lines, n
-			return ch
-		}
-		for k := 0; k < n; k++ {
-			col := k
-			if o.UseCols != nil {
-				col = o.UseCols[k]
-				if col < 0 {
-					col += len(fields)
-				}
-				if col < 0 || col >= len(fields) {
-					ch.err = &TextError{Line: ch.lines, Msg: fmt.Sprintf("invalid column index %d for a row with %d columns", o.UseCols[k], len(fields))}
-					return ch
-				}
-			}
-			var err error
-			if ch.data, err = parse(ch.data, fields[col]); err != nil {
-				ch.err = &TextError{Line: ch.lines, Column: col + 1, Msg: err.Error()}
-				return ch
+		l := o.content(line)
+		if fast {
+			if data, ok := o.scanRow(ch.data, l, cols, f); ok {
+				ch.data = data
+				ch.rows++
+				return
 			}
 		}
-		ch.rows++
-	}
+		fields = o.parseRow(&ch, fields[:0], l, parse)
+	})
 	return ch
+}
+
+// parseRow parses the row l (a line without its break and comment) with
+// split and parse, appending its elements to ch.data; a line without
+// fields is skipped. A bad row sets ch.err or ch.raggedLine.
+func (o LoadTxt) parseRow(ch *textChunk, fields [][]byte, l []byte, parse fieldFunc) [][]byte {
+	fields = o.split(fields, l)
+	if len(fields) == 0 {
+		return fields
+	}
+	n := len(fields)
+	if o.UseCols != nil {
+		n = len(o.UseCols)
+	}
+	if n != ch.cols {
+		ch.raggedLine, ch.raggedCols = ch.lines, n
+		return fields
+	}
+	start := len(ch.data)
+	for k := 0; k < n; k++ {
+		col := k
+		if o.UseCols != nil {
+			col = o.UseCols[k]
+			if col < 0 {
+				col += len(fields)
+			}
+			if col < 0 || col >= len(fields) {
+				ch.err = &TextError{Line: ch.lines, Msg: fmt.Sprintf("invalid column index %d for a row with %d columns", o.UseCols[k], len(fields))}
+				ch.data = ch.data[:start]
+				return fields
+			}
+		}
+		var err error
+		if ch.data, err = parse(ch.data, fields[col]); err != nil {
+			ch.err = &TextError{Line: ch.lines, Column: col + 1, Msg: err.Error()}
+			ch.data = ch.data[:start]
+			return fields
+		}
+	}
+	ch.rows++
+	return fields
+}
+
+// scanRow is parseRow for a float row of cols fields in the common
+// spelling: it finds and parses each field in one pass with scanDecimal
+// and appends the elements to dst. It returns false, and dst as it was,
+// where the row needs parseRow: a field scanDecimal does not take whole
+// (inf, nan, more than 19 digits, spaces around a delimited field, a
+// subnormal, a bad number), another number of fields, or no fields.
+// FuzzLoadTxtFast holds it to parseRow.
+func (o LoadTxt) scanRow(dst, l []byte, cols int, f dtype.Dtype) ([]byte, bool) {
+	start := len(dst)
+	i, n := 0, 0
+	for {
+		if o.Delimiter == 0 {
+			for i < len(l) && isTextSpace(l[i]) {
+				i++
+			}
+			if i == len(l) {
+				break
+			}
+		}
+		x, m, ok := scanDecimal(l[i:])
+		i += m
+		if !ok || n == cols {
+			return dst[:start], false
+		}
+		n++
+		dst = appendFloat(dst, x, f)
+		if i == len(l) {
+			break
+		}
+		if o.Delimiter != 0 {
+			if l[i] != o.Delimiter {
+				return dst[:start], false
+			}
+			i++ // a delimiter at the end is an empty last field: scanDecimal refuses it
+		} else if !isTextSpace(l[i]) {
+			return dst[:start], false
+		}
+	}
+	if n != cols {
+		return dst[:start], false
+	}
+	return dst, true
+}
+
+// appendFloat appends x rounded to the float format f (half, single or
+// double; its size and byte order), as NumPy casts a parsed double.
+func appendFloat(dst []byte, x float64, f dtype.Dtype) []byte {
+	if f.Size == 8 && !f.BigEndian() { // the common case first: a third of from-text's time went to the switches
+		return binary.LittleEndian.AppendUint64(dst, math.Float64bits(x))
+	}
+	switch f.Size {
+	case 2:
+		return appendFloatBits(dst, uint64(float64ToHalfBits(x)), f)
+	case 4:
+		return appendFloatBits(dst, uint64(math.Float32bits(float32(x))), f)
+	}
+	return appendFloatBits(dst, math.Float64bits(x), f)
 }
 
 // split cuts a line into fields: at every delimiter byte, or at runs of
@@ -315,13 +488,7 @@ func fieldParser(f dtype.Dtype) (fieldFunc, error) {
 			if !ok {
 				return dst, bad(field)
 			}
-			switch f.Size {
-			case 2:
-				return put(dst, uint64(float64ToHalfBits(x))), nil
-			case 4:
-				return put(dst, uint64(math.Float32bits(float32(x)))), nil
-			}
-			return put(dst, math.Float64bits(x)), nil
+			return appendFloat(dst, x, f), nil
 		}, nil
 	case 'c':
 		half := f.Part()
@@ -330,12 +497,7 @@ func fieldParser(f dtype.Dtype) (fieldFunc, error) {
 			if !ok {
 				return dst, bad(field)
 			}
-			if half.Size == 4 {
-				dst = appendFloatBits(dst, uint64(math.Float32bits(float32(re))), half)
-				return appendFloatBits(dst, uint64(math.Float32bits(float32(im))), half), nil
-			}
-			dst = appendFloatBits(dst, math.Float64bits(re), half)
-			return appendFloatBits(dst, math.Float64bits(im), half), nil
+			return appendFloat(appendFloat(dst, re, half), im, half), nil
 		}, nil
 	case 'b':
 		return func(dst, field []byte) ([]byte, error) {
@@ -469,6 +631,9 @@ func trimTextSpace(b []byte) []byte {
 // underscores, no hexadecimal. Overflow gives ±inf, underflow 0.
 func parsePyFloat(b []byte) (float64, bool) {
 	b = trimTextSpace(b)
+	if x, n, ok := scanDecimal(b); ok && n == len(b) {
+		return x, true
+	}
 	if n := len(b); n >= 3 && (b[n-1]|0x20) == 'n' && (b[n-2]|0x20) == 'a' {
 		// nan, with its sign: Python's NaN has no payload (strconv's does).
 		if !floatSyntax(b) {
@@ -753,14 +918,7 @@ func (p *jsonParser) number() error {
 			if part == 1 && f.Kind != 'c' {
 				break
 			}
-			switch half.Size {
-			case 2:
-				p.out = appendFloatBits(p.out, uint64(float64ToHalfBits(v)), half)
-			case 4:
-				p.out = appendFloatBits(p.out, uint64(math.Float32bits(float32(v))), half)
-			default:
-				p.out = appendFloatBits(p.out, math.Float64bits(v), half)
-			}
+			p.out = appendFloat(p.out, v, half)
 		}
 		return nil
 	case 'b':

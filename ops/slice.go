@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"unsafe"
+
+	"strider/internal/pylit"
 )
 
 // maxResultDims is NumPy's NPY_MAXDIMS: no result may have more axes.
@@ -46,17 +48,17 @@ func (x *Indexing) Write(dst []byte, opt Options) error {
 // entry is one index item after the ellipsis is expanded and boolean
 // arrays are turned into their nonzero() integer arrays.
 type entry struct {
-	kind  IndexKind // IndexInt, IndexSlice, IndexEllipsis, IndexNewAxis, IndexArray, IndexBool
-	item  *IndexItem
-	dims  int     // IndexEllipsis: the axes it stands for
-	shape []int   // IndexArray: the index array's shape
-	vals  []int64 // IndexArray: its values in C order
-	// IndexArray from a boolean array: the boolean array's extent along
+	kind  pylit.IndexKind // pylit.IndexInt, pylit.IndexSlice, pylit.IndexEllipsis, pylit.IndexNewAxis, pylit.IndexArray, pylit.IndexBool
+	item  *pylit.IndexItem
+	dims  int     // pylit.IndexEllipsis: the axes it stands for
+	shape []int   // pylit.IndexArray: the index array's shape
+	vals  []int64 // pylit.IndexArray: its values in C order
+	// pylit.IndexArray from a boolean array: the boolean array's extent along
 	// this axis (-1 for integer arrays), checked against the axis.
 	boolDim int
 }
 
-// Index resolves items (see ParseSliceExpr) against v with NumPy's rules:
+// Index resolves items (see pylit.ParseIndex) against v with NumPy's rules:
 // integers and slices as Python's (negative values count from the end;
 // slice bounds clamp), at most one ellipsis, None adds an axis of length
 // one. Integer and boolean arrays are advanced indices: boolean arrays act
@@ -65,7 +67,7 @@ type entry struct {
 // stood when the advanced indices (integers among them) are adjacent, and
 // go first when a slice, ellipsis or None separates them. Errors carry
 // NumPy's messages.
-func (v View) Index(items []IndexItem) (*Indexing, error) {
+func (v View) Index(items []pylit.IndexItem) (*Indexing, error) {
 	if err := v.Check(); err != nil {
 		return nil, err
 	}
@@ -77,14 +79,14 @@ func (v View) Index(items []IndexItem) (*Indexing, error) {
 	used, ellipsis := 0, -1
 	for k := range items {
 		switch it := &items[k]; it.Kind {
-		case IndexEllipsis:
+		case pylit.IndexEllipsis:
 			if ellipsis >= 0 {
 				return nil, fmt.Errorf("an index can only have a single ellipsis ('...')")
 			}
 			ellipsis = k
-		case IndexInt, IndexSlice, IndexArray:
+		case pylit.IndexInt, pylit.IndexSlice, pylit.IndexArray:
 			used++
-		case IndexBoolArray:
+		case pylit.IndexBoolArray:
 			used += len(it.Shape)
 		}
 	}
@@ -98,33 +100,33 @@ func (v View) Index(items []IndexItem) (*Indexing, error) {
 	for k := range items {
 		it := &items[k]
 		switch it.Kind {
-		case IndexEllipsis:
-			entries = append(entries, entry{kind: IndexEllipsis, item: it, dims: nd - used})
-		case IndexBoolArray:
+		case pylit.IndexEllipsis:
+			entries = append(entries, entry{kind: pylit.IndexEllipsis, item: it, dims: nd - used})
+		case pylit.IndexBoolArray:
 			entries = append(entries, nonzeroEntries(it)...)
-		case IndexArray:
-			entries = append(entries, entry{kind: IndexArray, item: it, shape: it.Shape, vals: it.Ints, boolDim: -1})
+		case pylit.IndexArray:
+			entries = append(entries, entry{kind: pylit.IndexArray, item: it, shape: it.Shape, vals: it.Ints, boolDim: -1})
 		default:
 			entries = append(entries, entry{kind: it.Kind, item: it})
 		}
 	}
 	if ellipsis < 0 && used < nd {
-		entries = append(entries, entry{kind: IndexEllipsis, dims: nd - used})
+		entries = append(entries, entry{kind: pylit.IndexEllipsis, dims: nd - used})
 	}
 
 	// NumPy checks the result's rank, then boolean extents, before any value.
 	advanced, fancyDims, newDims := false, 0, 0
 	for _, e := range entries {
 		switch e.kind {
-		case IndexArray:
+		case pylit.IndexArray:
 			advanced = true
 			fancyDims = max(fancyDims, len(e.shape))
-		case IndexBool:
+		case pylit.IndexBool:
 			advanced = true
 			fancyDims = max(fancyDims, 1)
-		case IndexSlice, IndexNewAxis:
+		case pylit.IndexSlice, pylit.IndexNewAxis:
 			newDims++
-		case IndexEllipsis:
+		case pylit.IndexEllipsis:
 			newDims += e.dims
 		}
 	}
@@ -134,14 +136,14 @@ func (v View) Index(items []IndexItem) (*Indexing, error) {
 	axis := 0
 	for _, e := range entries {
 		switch e.kind {
-		case IndexArray:
+		case pylit.IndexArray:
 			if e.boolDim >= 0 && e.boolDim != v.Shape[axis] {
 				return nil, fmt.Errorf("boolean index did not match indexed array along dimension %d; dimension is %d but corresponding boolean dimension is %d", axis, v.Shape[axis], e.boolDim)
 			}
 			axis++
-		case IndexInt, IndexSlice:
+		case pylit.IndexInt, pylit.IndexSlice:
 			axis++
-		case IndexEllipsis:
+		case pylit.IndexEllipsis:
 			axis += e.dims
 		}
 	}
@@ -162,7 +164,7 @@ func (v View) Index(items []IndexItem) (*Indexing, error) {
 	consec, status := 0, -1
 	axis = 0
 	for _, e := range entries {
-		isAdvanced := e.kind == IndexArray || e.kind == IndexBool || e.kind == IndexInt
+		isAdvanced := e.kind == pylit.IndexArray || e.kind == pylit.IndexBool || e.kind == pylit.IndexInt
 		if isAdvanced && advanced {
 			switch status {
 			case -1:
@@ -174,7 +176,7 @@ func (v View) Index(items []IndexItem) (*Indexing, error) {
 			status = 1
 		}
 		switch e.kind {
-		case IndexInt:
+		case pylit.IndexInt:
 			n := v.Shape[axis]
 			i := e.item.Int
 			if i < -int64(n) || i >= int64(n) {
@@ -185,7 +187,7 @@ func (v View) Index(items []IndexItem) (*Indexing, error) {
 			}
 			w.Offset += int(i) * v.Strides[axis]
 			axis++
-		case IndexSlice:
+		case pylit.IndexSlice:
 			start, step, length, err := sliceIndices(e.item, v.Shape[axis])
 			if err != nil {
 				return nil, err
@@ -200,19 +202,19 @@ func (v View) Index(items []IndexItem) (*Indexing, error) {
 			w.Shape = append(w.Shape, length)
 			w.Strides = append(w.Strides, stride)
 			axis++
-		case IndexEllipsis:
+		case pylit.IndexEllipsis:
 			w.Shape = append(w.Shape, v.Shape[axis:axis+e.dims]...)
 			w.Strides = append(w.Strides, v.Strides[axis:axis+e.dims]...)
 			axis += e.dims
-		case IndexNewAxis:
+		case pylit.IndexNewAxis:
 			w.Shape = append(w.Shape, 1)
 			w.Strides = append(w.Strides, 0)
-		case IndexArray:
+		case pylit.IndexArray:
 			fancies = append(fancies, fancy{dim: len(w.Shape), axis: axis, shape: e.shape, vals: e.vals})
 			w.Shape = append(w.Shape, v.Shape[axis])
 			w.Strides = append(w.Strides, v.Strides[axis])
 			axis++
-		case IndexBool:
+		case pylit.IndexBool:
 			// NumPy: a new axis of length one, indexed by zeros of shape
 			// (1,) for True and (0,) for False.
 			n := 0
@@ -231,7 +233,7 @@ func (v View) Index(items []IndexItem) (*Indexing, error) {
 	// A single boolean array of the array's own shape is one index to
 	// NumPy (its HAS_BOOL case), not one index array per axis, so the
 	// limits on index arrays below do not apply to it.
-	wholeMask := len(items) == 1 && items[0].Kind == IndexBoolArray && sameShape(items[0].Shape, v.Shape)
+	wholeMask := len(items) == 1 && items[0].Kind == pylit.IndexBoolArray && sameShape(items[0].Shape, v.Shape)
 
 	// Broadcast the index arrays together, one at a time as NumPy's
 	// mapiter_fill_info does: its first error (too many arrays, or one that
@@ -249,7 +251,7 @@ func (v View) Index(items []IndexItem) (*Indexing, error) {
 		if bshape, ok = broadcastShapes(shapes[:k+1]); !ok {
 			parts := make([]string, len(shapes))
 			for k, s := range shapes {
-				parts[k] = strings.ReplaceAll(ShapeString(s), " ", "")
+				parts[k] = strings.ReplaceAll(pylit.ShapeString(s), " ", "")
 			}
 			return nil, fmt.Errorf("shape mismatch: indexing arrays could not be broadcast together with shapes %s", strings.Join(parts, " "))
 		}
@@ -276,7 +278,7 @@ func (v View) Index(items []IndexItem) (*Indexing, error) {
 	shape := append(append(append([]int{}, rest.Shape[:consec]...), bshape...), rest.Shape[consec:]...)
 	count, ok := checkedCount(shape)
 	if !ok || count > math.MaxInt/max(1, v.Elem) {
-		return nil, fmt.Errorf("the result of shape %s is too large", ShapeString(shape))
+		return nil, fmt.Errorf("the result of shape %s is too large", pylit.ShapeString(shape))
 	}
 
 	// Each index array becomes byte offsets along its axis. NumPy 1.24
@@ -308,7 +310,7 @@ func (v View) Index(items []IndexItem) (*Indexing, error) {
 
 // nonzeroEntries is numpy.nonzero of a boolean index array: one integer
 // array per axis, each holding the coordinates of the True elements.
-func nonzeroEntries(it *IndexItem) []entry {
+func nonzeroEntries(it *pylit.IndexItem) []entry {
 	nd := len(it.Shape)
 	count := 0
 	for _, b := range it.Bools {
@@ -330,7 +332,7 @@ func nonzeroEntries(it *IndexItem) []entry {
 	}
 	out := make([]entry, nd)
 	for d := range out {
-		out[d] = entry{kind: IndexArray, item: it, shape: []int{count}, vals: coords[d], boolDim: it.Shape[d]}
+		out[d] = entry{kind: pylit.IndexArray, item: it, shape: []int{count}, vals: coords[d], boolDim: it.Shape[d]}
 	}
 	return out
 }
@@ -338,7 +340,7 @@ func nonzeroEntries(it *IndexItem) []entry {
 // sliceIndices is Python's slice.indices(n) for the item's bounds: the
 // first position, the step and the number of positions. A zero step is
 // Python's error.
-func sliceIndices(it *IndexItem, n int) (start, step, length int, err error) {
+func sliceIndices(it *pylit.IndexItem, n int) (start, step, length int, err error) {
 	step = 1
 	if it.HasStep {
 		if it.Step == 0 {

@@ -7,151 +7,9 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
+
+	"strider/internal/pylit"
 )
-
-func TestSliceParse(t *testing.T) {
-	good := []struct {
-		in   string
-		want string // items as itemString writes them
-	}{
-		{"0", "0"},
-		{"-1", "-1"},
-		{"[-1]", "int(1,)[-1]"},
-		{"1:, ::-1, None, [0,2]", "1: ; ::-1 ; None ; int(2,)[0 2]"},
-		{":", ":"},
-		{"::", ":"},
-		{"1:2:3", "1:2:3"},
-		{"-2:0:-1", "-2:0:-1"},
-		{"None:None:None", ":"},
-		{"True:False", "1:0"},
-		{"...", "..."},
-		{"Ellipsis, 0", "... ; 0"},
-		{"newaxis, np.newaxis, numpy.newaxis", "None ; None ; None"},
-		{"True", "bool(true)"},
-		{"[0, 2]", "int(2,)[0 2]"},
-		{"[0, 2],", "int(2,)[0 2]"},
-		{"[[0, 2]]", "int(1, 2)[0 2]"},
-		{"[True, False]", "bool(2,)[true false]"},
-		{"[True, 2]", "int(2,)[1 2]"},
-		{"[]", "int(0,)[]"},
-		{"[[]]", "int(1, 0)[]"},
-		{"[[], []]", "int(2, 0)[]"},
-		{"[[0, 1], [2, 3]]", "int(2, 2)[0 1 2 3]"},
-		{"[0, 2], 1:", "int(2,)[0 2] ; 1:"},
-		{"[(0, 1), (1, 0)],", "int(2, 2)[0 1 1 0]"},
-		{"()", ""},
-		{"[()]", "int(1, 0)[]"},
-		{"(),", "int(0,)[]"},
-		{"(1, 2)", "1 ; 2"},
-		{"((1, 2))", "1 ; 2"},
-		{"((1, 2),)", "int(2,)[1 2]"},
-		{"(1)", "1"},
-		{"-(1)", "-1"},
-		{"- - 1", "1"},
-		{"-True", "-1"},
-		{"+False", "0"},
-		{"0x1f, 0o17, 0b101, 1_000, 0_0", "31 ; 15 ; 5 ; 1000 ; 0"},
-		{" 1 , 2 , ", "1 ; 2"},
-		{"0:99999999999999999999999", "0:9223372036854775807"},
-		{"-99999999999999999999999::-99999999999999999999999", "-9223372036854775808::-9223372036854775808"},
-		{"[9223372036854775807, -9223372036854775808],", "int(2,)[9223372036854775807 -9223372036854775808]"},
-	}
-	for _, c := range good {
-		t.Run(c.in, func(t *testing.T) {
-			items, err := ParseSliceExpr(c.in)
-			if err != nil {
-				t.Fatalf("error %v", err)
-			}
-			if got := itemsString(items); got != c.want {
-				t.Fatalf("got %q, want %q", got, c.want)
-			}
-		})
-	}
-	bad := []struct{ in, want string }{
-		{"", "column 1: empty index"},
-		{"  ", "column 3: empty index"},
-		{"1.5", "column 1: 1.5 is not an integer: only integers, slices"},
-		{"0, 1e3", "column 4: 1e3 is not an integer"},
-		{"[1,", "column 4: expected an index, found the end"},
-		{"[[1, 2]", "column 8: missing ']' for the '[' at column 1"},
-		{"1 2", "column 3: expected ',' or the end of the expression, found \"2\""},
-		{"1:2:3:4", "column 6: a slice has at most three parts"},
-		{"01", "column 1: leading zeros"},
-		{"1__0", "column 1: invalid integer literal"},
-		{"0x", "column 1: invalid integer literal"},
-		{"0b12", "column 1: invalid integer literal"},
-		{"1_", "column 1: invalid integer literal"},
-		{"foo", `column 1: unknown name "foo"`},
-		{"0, np.nan", `column 4: unknown name "np.nan"`},
-		{"[None],", "column 2: lists may hold only integers or booleans"},
-		{"[...],", "column 2: lists may hold only integers or booleans"},
-		{"[[0, 1], [2]],", "column 10: ragged nested list"},
-		{"[1, [2]],", "column 5: ragged nested list"},
-		{"[0:1],", "column 3: a slice cannot stand inside a list; write 0:1 without the brackets"},
-		{"[1:3]", "column 3: a slice cannot stand inside a list; write 1:3 without the brackets"},
-		{"[0, ::-1]", "column 5: a slice cannot stand inside a list; write 0, ::-1 without the brackets"},
-		{"(1:2)", "column 3: expected ',' or ')'"},
-		{"[1]:2", "column 1: slice indices must be integers or None"},
-		{"::[1]", "column 3: slice indices must be integers or None"},
-		{"-[1]", "column 1: a sign applies to integers only"},
-		{"-None", "column 1: a sign applies to integers only"},
-		{"99999999999999999999", "column 1: 99999999999999999999 does not fit in a 64-bit integer"},
-		{"[99999999999999999999],", "column 2: 99999999999999999999 does not fit"},
-		{"1, ]", "column 4: expected an index, found ']'"},
-		{"a[0]", `column 1: unknown name "a"`},
-		{"0 ; 1", "column 3: unexpected character ';'"},
-		{"é", "column 1: unknown name"},
-		{"0, \xff", "column 4: invalid UTF-8"},
-		{",", "column 1: expected an index, found ','"},
-		{"1,,", "column 3: expected an index, found ','"},
-		{". . .", "column 1: unexpected character '.'"},
-		{strings.Repeat("[", 40) + "0" + strings.Repeat("]", 40), "nested deeper than 32 levels"},
-		{strings.Repeat("(", 40) + "0" + strings.Repeat(")", 40), "nested deeper than 32 levels"},
-	}
-	for _, c := range bad {
-		t.Run("bad/"+c.in, func(t *testing.T) {
-			_, err := ParseSliceExpr(c.in)
-			if err == nil || !strings.Contains(err.Error(), c.want) {
-				t.Fatalf("error %v, want %q", err, c.want)
-			}
-		})
-	}
-}
-
-// itemsString writes parsed items compactly for the tests.
-func itemsString(items []IndexItem) string {
-	parts := make([]string, len(items))
-	for k, it := range items {
-		switch it.Kind {
-		case IndexInt:
-			parts[k] = fmt.Sprint(it.Int)
-		case IndexBool:
-			parts[k] = fmt.Sprintf("bool(%v)", it.Bool)
-		case IndexNewAxis:
-			parts[k] = "None"
-		case IndexEllipsis:
-			parts[k] = "..."
-		case IndexSlice:
-			s := ""
-			if it.HasStart {
-				s += fmt.Sprint(it.Start)
-			}
-			s += ":"
-			if it.HasStop {
-				s += fmt.Sprint(it.Stop)
-			}
-			if it.HasStep {
-				s += ":" + fmt.Sprint(it.Step)
-			}
-			parts[k] = s
-		case IndexArray:
-			parts[k] = "int" + ShapeString(it.Shape) + fmt.Sprint(it.Ints)
-		case IndexBoolArray:
-			parts[k] = "bool" + ShapeString(it.Shape) + fmt.Sprint(it.Bools)
-		}
-	}
-	return strings.Join(parts, " ; ")
-}
 
 func TestSliceIndices(t *testing.T) {
 	// Python: slice(start, stop, step).indices(n) and len(range(...)).
@@ -177,7 +35,7 @@ func TestSliceIndices(t *testing.T) {
 		{p(2), p(2), nil, 5, 2, 0},
 	}
 	for k, c := range cases {
-		it := &IndexItem{Kind: IndexSlice}
+		it := &pylit.IndexItem{Kind: pylit.IndexSlice}
 		if c.start != nil {
 			it.Start, it.HasStart = *c.start, true
 		}
@@ -192,7 +50,7 @@ func TestSliceIndices(t *testing.T) {
 			t.Errorf("case %d: start %d length %d err %v, want %d %d", k, start, length, err, c.wantStart, c.wantLength)
 		}
 	}
-	if _, _, _, err := sliceIndices(&IndexItem{HasStep: true}, 3); err == nil || err.Error() != "slice step cannot be zero" {
+	if _, _, _, err := sliceIndices(&pylit.IndexItem{HasStep: true}, 3); err == nil || err.Error() != "slice step cannot be zero" {
 		t.Errorf("step 0: %v", err)
 	}
 }
@@ -258,7 +116,7 @@ func TestSliceNumPy(t *testing.T) {
 	v := Contiguous(4, []int{2, 3, 4}, make([]byte, 96))
 	for _, c := range cases {
 		t.Run(c.expr, func(t *testing.T) {
-			items, err := ParseSliceExpr(c.expr)
+			items, err := pylit.ParseIndex(c.expr)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -281,7 +139,7 @@ func TestSliceNumPy(t *testing.T) {
 // element in C order, the source multi-index. Integers become 0-d index
 // arrays when any array is present (NumPy's rule), boolean arrays their
 // nonzero(), a scalar boolean a new axis indexed by [0] or [].
-func naiveIndex(shape []int, items []IndexItem, limit int) ([]int, [][]int, error) {
+func naiveIndex(shape []int, items []pylit.IndexItem, limit int) ([]int, [][]int, error) {
 	type op struct {
 		kind      byte // 's' slice, 'n' new axis, 'a' advanced array, 'i' integer, 'e' ellipsis marker
 		dim       int  // source axis (-1 for new axes)
@@ -297,21 +155,21 @@ func naiveIndex(shape []int, items []IndexItem, limit int) ([]int, [][]int, erro
 	fancy := 0 // NumPy's index arrays: lists (one per axis of a boolean list) and scalar booleans
 	for _, it := range items {
 		switch it.Kind {
-		case IndexArray, IndexBool:
+		case pylit.IndexArray, pylit.IndexBool:
 			fancy++
-		case IndexBoolArray:
+		case pylit.IndexBoolArray:
 			fancy += len(it.Shape)
 		}
 		switch it.Kind {
-		case IndexArray, IndexBoolArray, IndexBool:
+		case pylit.IndexArray, pylit.IndexBoolArray, pylit.IndexBool:
 			hasArray = true
 		}
 		switch it.Kind {
-		case IndexEllipsis:
+		case pylit.IndexEllipsis:
 			ell++
-		case IndexInt, IndexSlice, IndexArray:
+		case pylit.IndexInt, pylit.IndexSlice, pylit.IndexArray:
 			used++
-		case IndexBoolArray:
+		case pylit.IndexBoolArray:
 			used += len(it.Shape)
 		}
 	}
@@ -330,15 +188,15 @@ func naiveIndex(shape []int, items []IndexItem, limit int) ([]int, [][]int, erro
 	full := func(d int) op { return op{kind: 's', dim: d, start: 0, step: 1, len: shape[d]} }
 	for _, it := range items {
 		switch it.Kind {
-		case IndexEllipsis:
+		case pylit.IndexEllipsis:
 			ops = append(ops, op{kind: 'e'})
 			for k := 0; k < nd-used; k++ {
 				ops = append(ops, full(dim))
 				dim++
 			}
-		case IndexNewAxis:
+		case pylit.IndexNewAxis:
 			ops = append(ops, op{kind: 'n', dim: -1})
-		case IndexBool:
+		case pylit.IndexBool:
 			var vals []int64
 			if it.Bool {
 				vals = []int64{0}
@@ -347,14 +205,14 @@ func naiveIndex(shape []int, items []IndexItem, limit int) ([]int, [][]int, erro
 			ops[len(ops)-1].kind = 'a'
 			ops[len(ops)-1].arr = len(arrShapes)
 			arrShapes, arrVals, arrFromBool = append(arrShapes, []int{len(vals)}), append(arrVals, vals), append(arrFromBool, -1)
-		case IndexInt:
+		case pylit.IndexInt:
 			if hasArray {
 				addArr([]int{}, []int64{it.Int}, -1, dim)
 			} else {
 				ops = append(ops, op{kind: 'i', dim: dim, start: int(it.Int)})
 			}
 			dim++
-		case IndexSlice:
+		case pylit.IndexSlice:
 			n := shape[dim]
 			// Python's slice.indices, spelled out.
 			step := 1
@@ -394,10 +252,10 @@ func naiveIndex(shape []int, items []IndexItem, limit int) ([]int, [][]int, erro
 			}
 			ops = append(ops, op{kind: 's', dim: dim, start: lo, step: step, len: length})
 			dim++
-		case IndexArray:
+		case pylit.IndexArray:
 			addArr(it.Shape, it.Ints, -1, dim)
 			dim++
-		case IndexBoolArray:
+		case pylit.IndexBoolArray:
 			var coords [][]int64
 			for d := range it.Shape {
 				_ = d
@@ -452,7 +310,7 @@ func naiveIndex(shape []int, items []IndexItem, limit int) ([]int, [][]int, erro
 	}
 	// NumPy's limits on index arrays, except for one boolean array of the
 	// array's own shape.
-	if !(len(items) == 1 && items[0].Kind == IndexBoolArray && sameShape(items[0].Shape, shape)) {
+	if !(len(items) == 1 && items[0].Kind == pylit.IndexBoolArray && sameShape(items[0].Shape, shape)) {
 		subspace := 1
 		for _, o := range ops {
 			if o.kind == 's' {
@@ -744,7 +602,7 @@ func layoutView(r *rand.Rand, shape []int, elem int) (View, string) {
 // compares result and errors with the oracle.
 func checkIndex(t *testing.T, v View, expr string, threads int) {
 	t.Helper()
-	items, perr := ParseSliceExpr(expr)
+	items, perr := pylit.ParseIndex(expr)
 	if perr != nil {
 		return
 	}
@@ -839,7 +697,7 @@ func TestSliceLarge(t *testing.T) {
 // result is a view with the expected offset and strides.
 func TestSliceBasicIsView(t *testing.T) {
 	v := Contiguous(8, []int{4, 5, 6}, make([]byte, 8*120))
-	items, err := ParseSliceExpr("1, ::-2, None, 2:5")
+	items, err := pylit.ParseIndex("1, ::-2, None, 2:5")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -905,7 +763,7 @@ var fuzzArrays = func() []View {
 // checkSliceExpr is the fuzz property: s parses or fails with a column;
 // what parses indexes the fuzz arrays exactly as the oracle does.
 func checkSliceExpr(t *testing.T, s string) {
-	items, err := ParseSliceExpr(s)
+	items, err := pylit.ParseIndex(s)
 	if err != nil {
 		if !strings.Contains(err.Error(), "column ") {
 			t.Fatalf("error without a column: %v", err)
@@ -914,11 +772,11 @@ func checkSliceExpr(t *testing.T, s string) {
 	}
 	for _, it := range items {
 		switch it.Kind {
-		case IndexArray:
+		case pylit.IndexArray:
 			if len(it.Ints) != Count(it.Shape) {
 				t.Fatalf("%d values for shape %v", len(it.Ints), it.Shape)
 			}
-		case IndexBoolArray:
+		case pylit.IndexBoolArray:
 			if len(it.Bools) != Count(it.Shape) {
 				t.Fatalf("%d values for shape %v", len(it.Bools), it.Shape)
 			}
@@ -961,7 +819,7 @@ func BenchmarkSlice(b *testing.B) {
 	shape := []int{512, 256, 64}
 	v := Contiguous(4, shape, make([]byte, 4*Count(shape)))
 	for _, expr := range []string{"::-1, 10:200, ::2", "[3, 100, 7, 400]", ":, [5, 1, 9], ::3", "[[0, 511], [7, 8]], :, [1, 63]"} {
-		items, err := ParseSliceExpr(expr)
+		items, err := pylit.ParseIndex(expr)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"iter"
 	"math/bits"
+	"slices"
+
+	"strider/internal/pylit"
 )
 
 // View is an n-d array inside Data. See the package documentation for the
@@ -291,3 +294,10 @@ func (v View) Pieces(limit int) iter.Seq[View] {
 		}
 	}
 }
+
+// ShapeString writes a shape as Python writes a tuple: (), (3,), (2, 3).
+// It is pylit.ShapeString, kept for ops/compare.go and cmd/compare.go
+// (reworked elsewhere); new code calls pylit.ShapeString.
+func ShapeString(shape []int) string { return pylit.ShapeString(shape) }
+
+func sameShape(a, b []int) bool { return slices.Equal(a, b) }

@@ -4,7 +4,8 @@ the same job, in alternating runs, and prints medians, ratios and peak RSS as
 a Markdown table (the README's benchmark table).
 
 Each case lists its commands; every round runs each command once, in turn, so
-machine noise hits all of them alike. Outputs are compared byte for byte
+machine noise hits all of them alike. Wall and CPU time (user+sys) are both
+reported; on a shared machine the CPU ratio is the steadier one. Outputs are compared byte for byte
 before anything is timed.
 
 Usage: bench.py --strider PATH [--runs N] [--work DIR] [--cases a,b] [--quick]
@@ -23,20 +24,31 @@ import numpy as np
 PY = os.environ.get("PYTHON", "/usr/bin/python3")
 
 
-def run_once(argv, work):
-    """Runs argv, returns (wall seconds, peak RSS in MiB); raises on failure.
+def run_once(argv, work, rss=False):
+    """Runs argv, returns (wall seconds, CPU seconds, peak RSS in MiB or
+    None); raises on failure. CPU is user+sys of the process (wait4), the
+    measure that a loaded machine disturbs least.
 
-    GNU time measures the peak RSS: a child forked straight from this Python
-    process would inherit its high-water mark."""
-    rss_file = os.path.join(work, "rss.txt")
+    GNU time measures the peak RSS (asked for with rss=True): a child
+    spawned straight from this Python process would inherit its high-water
+    mark. Timed runs are spawned directly, since GNU time's own start-up
+    (several ms of CPU here) would swamp the short commands."""
+    if rss:
+        rss_file = os.path.join(work, "rss.txt")
+        proc = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss_file] + argv,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        if proc.returncode != 0:
+            raise RuntimeError(f"{shlex.join(argv)} exited {proc.returncode}: {proc.stderr.decode()}")
+        with open(rss_file) as f:
+            return None, None, int(f.read().split()[-1]) / 1024
     start = time.perf_counter()
-    proc = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss_file] + argv,
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    pid = os.posix_spawnp(argv[0], argv, os.environ,
+                          file_actions=[(os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0)])
+    _, status, usage = os.wait4(pid, 0)
     wall = time.perf_counter() - start
-    if proc.returncode != 0:
-        raise RuntimeError(f"{shlex.join(argv)} exited {proc.returncode}: {proc.stderr.decode()}")
-    with open(rss_file) as f:
-        return wall, int(f.read().split()[-1]) / 1024
+    if status != 0:
+        raise RuntimeError(f"{shlex.join(argv)} failed (wait status {status})")
+    return wall, usage.ru_utime + usage.ru_stime, None
 
 
 def py(code):
@@ -56,6 +68,10 @@ def make_inputs(work, quick):
         "flatf": (f"f32_flat_{g * g}.npy", lambda: rng.standard_normal(g * g, dtype=np.float32)),
         "flati": (f"i32_flat_{g * g}.npy", lambda: rng.integers(-2**31, 2**31 - 1, g * g, dtype=np.int32)),
         "f64": (f"f64_{g // 4}x{g // 4}.npy", lambda: rng.standard_normal((g // 4, g // 4))),
+        "t3": ("f32_512x512x256.npy" if not quick else "f32_128x128x64.npy",
+               lambda: rng.random((128, 128, 64) if quick else (512, 512, 256), dtype=np.float32)),
+        "t4": ("f32_64x64x64x64.npy" if not quick else "f32_16x16x16x16.npy",
+               lambda: rng.random((16,) * 4 if quick else (64,) * 4, dtype=np.float32)),
     }
     paths = {}
     for key, (name, make) in files.items():
@@ -83,6 +99,16 @@ def cases(strider, paths, work):
             ("strider", [strider, "transpose", src, "-o", out("s")], out("s")),
             ("numpy", py(f"import numpy as np; np.save({out('n')!r}, np.ascontiguousarray(np.load({src!r}).T))"), out("n")),
             ("torch", py("import numpy as np, torch; " + torch_save.format(o=out("t"), expr=f"torch.from_numpy(np.load({src!r})).permute(1, 0).contiguous()")), out("t")),
+            ("cp", ["cp", src, out("c")], None),
+        ]))
+    for key, axes in (("t3", (0, 2, 1)), ("t4", (3, 2, 1, 0))):
+        src = paths[key]
+        shape = np.load(src, mmap_mode="r").shape
+        dims = "x".join(map(str, shape))
+        perm = ",".join(map(str, axes))
+        result.append((f"transpose f32 {dims} axes ({perm})", [
+            ("strider", [strider, "transpose", "--axes", perm, src, "-o", out("s")], out("s")),
+            ("numpy", py(f"import numpy as np; np.save({out('n')!r}, np.ascontiguousarray(np.load({src!r}).transpose({axes})))"), out("n")),
             ("cp", ["cp", src, out("c")], None),
         ]))
     src, idx = paths["mid"], paths["idx"]
@@ -183,30 +209,33 @@ def main():
 
     print(f"{time.strftime('%Y-%m-%d')}, {platform.node()}, {os.cpu_count()} cores, "
           f"{platform.processor() or platform.machine()}, numpy {np.__version__}; "
-          f"median of {args.runs} alternating runs, peak RSS per process")
+          f"median of {args.runs} alternating runs (wall, and CPU = user+sys), peak RSS per process")
     print()
-    print("| case | command | median | vs strider | peak RSS |")
-    print("| --- | --- | ---: | ---: | ---: |")
+    print("| case | command | median | vs strider | CPU | CPU vs strider | peak RSS |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
     failed = False
     for name, cmds in todo:
-        for label, argv, _ in cmds:  # warm up and check outputs
-            run_once(argv, args.work)
+        rss = {}
+        for label, argv, _ in cmds:  # warm up, check outputs, measure the peak RSS
+            rss[label] = run_once(argv, args.work, rss=True)[2]
         ref = cmds[0][2]
         for label, argv, outp in cmds[1:]:
             if outp and not same_bytes(ref, outp):
                 print(f"MISMATCH {name}: strider and {label} outputs differ", file=sys.stderr)
                 failed = True
         times = {label: [] for label, _, _ in cmds}
-        rss = {label: 0.0 for label, _, _ in cmds}
+        cpus = {label: [] for label, _, _ in cmds}
         for _ in range(args.runs):
             for label, argv, _ in cmds:
-                t, m = run_once(argv, args.work)
+                t, c, _ = run_once(argv, args.work)
                 times[label].append(t)
-                rss[label] = max(rss[label], m)
+                cpus[label].append(c)
         base = statistics.median(times[cmds[0][0]])
+        cbase = statistics.median(cpus[cmds[0][0]])
         for label, _, _ in cmds:
-            med = statistics.median(times[label])
-            print(f"| {name} | {label} | {med * 1000:.1f} ms | {med / base:.2f}x | {rss[label]:.0f} MiB |")
+            med, cpu = statistics.median(times[label]), statistics.median(cpus[label])
+            print(f"| {name} | {label} | {med * 1000:.1f} ms | {med / base:.2f}x | "
+                  f"{cpu * 1000:.1f} ms | {cpu / cbase:.2f}x | {rss[label]:.0f} MiB |")
         sys.stdout.flush()
     return 1 if failed else 0
 

@@ -2,10 +2,20 @@
 # Builds strider and times it against the NumPy and PyTorch one-liners for
 # the same jobs, in alternating runs; prints the README's benchmark table.
 # Usage: scripts/bench.sh [--runs N] [--quick] [--cases transpose]
+#        scripts/bench.sh --scale [--runs N] [--max-mib M] [--ops transpose,sort]
+#          (cost against size, 4 KiB to 1 GiB: docs/scale-*.png; see bench_scale.py)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-/usr/bin/python3}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-go build -o "$out/strider" .
-"$PYTHON" scripts/bench.py --strider "$out/strider" "$@"
+# urfave_cli_no_docs drops urfave/cli's man-page generator (blackfriday and
+# md2man, which strider never calls) and its package inits: about a tenth of
+# a tiny command's CPU time. The README's build command uses the same tag.
+go build -tags urfave_cli_no_docs -o "$out/strider" .
+if [ "${1:-}" = "--scale" ]; then
+  shift
+  "$PYTHON" scripts/bench_scale.py --strider "$out/strider" "$@"
+else
+  "$PYTHON" scripts/bench.py --strider "$out/strider" "$@"
+fi

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"strider/internal/pylit"
 )
 
 // Options are numpy.set_printoptions' options (legacy=False).
@@ -131,7 +133,7 @@ func Repr(a Array, o Options) string {
 	if n > 0 || len(a.Shape) == 1 {
 		lst = array2string(a, o, ", ", prefix, suffix)
 	} else {
-		lst = "[], shape=" + shapeRepr(a.Shape)
+		lst = "[], shape=" + pylit.ShapeString(a.Shape)
 	}
 	s := prefix + lst + suffix
 	if skipDtype {
@@ -171,17 +173,6 @@ func (a Array) dtypeName() string {
 		return "float" + strconv.Itoa(8*a.Size)
 	}
 	return "complex" + strconv.Itoa(8*a.Size)
-}
-
-func shapeRepr(shape []int) string {
-	parts := make([]string, len(shape))
-	for k, d := range shape {
-		parts[k] = strconv.Itoa(d)
-	}
-	if len(shape) == 1 {
-		return "(" + parts[0] + ",)"
-	}
-	return "(" + strings.Join(parts, ", ") + ")"
 }
 
 // width is Python's len of s: its code points.

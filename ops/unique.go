@@ -1,0 +1,134 @@
+package ops
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+
+	"strider/internal/dtype"
+)
+
+// UniqueConsecutive finds the runs of equal neighbours that
+// torch.unique_consecutive(v, dim=axis) collapses, and returns where each
+// run starts: a row index along axis, or, for axis < 0 (no dim: torch
+// flattens), an element index in v's C order. Two rows are equal when
+// every pair of their elements is, compared as numbers: a NaN equals
+// nothing, not even itself, -0.0 equals 0.0, and bools compare by truth.
+// As torch, an axis is refused when another axis is empty.
+func UniqueConsecutive(v View, f dtype.Dtype, axis int, opt Options) ([]int, error) {
+	if err := v.Check(); err != nil {
+		return nil, err
+	}
+	rows, w := v.Count(), v
+	if axis >= 0 {
+		for k, n := range v.Shape {
+			if n == 0 && k != axis {
+				return nil, fmt.Errorf("axis %d of shape %s is empty and is not the axis %d whose rows are compared", k, ShapeString(v.Shape), axis)
+			}
+		}
+		rows = v.Shape[axis]
+		perm := append([]int{axis}, slices.Delete(seq(len(v.Shape)), axis, axis+1)...)
+		w = v.Permute(perm)
+	}
+	if rows == 0 {
+		return []int{}, nil
+	}
+	data, err := cContiguous(w, opt)
+	if err != nil {
+		return nil, err
+	}
+	row := len(data) / rows
+	equal := rowsEqual(f, row)
+	threads := opt.threads()
+	if len(data) < parallelMin {
+		threads = 1
+	}
+	chunks := make([][]int, max(1, min(rows, threads*8)))
+	parallel(len(chunks), threads, func(lo, hi int) {
+		for c := lo; c < hi; c++ {
+			var starts []int
+			for i := max(1, c*rows/len(chunks)); i < (c+1)*rows/len(chunks); i++ {
+				if !equal(data[(i-1)*row:i*row], data[i*row:(i+1)*row]) {
+					starts = append(starts, i)
+				}
+			}
+			chunks[c] = starts
+		}
+	})
+	return append([]int{0}, slices.Concat(chunks...)...), nil
+}
+
+// seq is 0, 1, ..., n-1.
+func seq(n int) []int {
+	s := make([]int, n)
+	for k := range s {
+		s[k] = k
+	}
+	return s
+}
+
+// cContiguous is v's elements in C order: v's own bytes when it is
+// C-contiguous, else a copy.
+func cContiguous(v View, opt Options) ([]byte, error) {
+	n := v.Count() * v.Elem
+	if c, _ := v.Contiguity(); c {
+		return v.Data[v.Offset*v.Elem:][:n], nil
+	}
+	buf := make([]byte, n)
+	return buf, Copy(buf, v, opt)
+}
+
+// rowsEqual compares two rows of row bytes element by element as numbers
+// of format f: integers by their bytes, bools by truth, floats and complex
+// numbers by ==.
+func rowsEqual(f dtype.Dtype, row int) func(a, b []byte) bool {
+	switch f.Kind {
+	case 'i', 'u':
+		return bytes.Equal
+	case 'b':
+		return func(a, b []byte) bool {
+			for k := range a {
+				if (a[k] == 0) != (b[k] == 0) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	size := f.Size
+	return func(a, b []byte) bool {
+		for k := 0; k < row; k += size {
+			if f.Complex(a[k:k+size]) != f.Complex(b[k:k+size]) {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// RunIndex fills inv with the run each of n positions belongs to, given
+// the runs' starts (UniqueConsecutive's result): torch's inverse indices.
+func RunIndex(inv []int64, starts []int) {
+	for r, s := range starts {
+		end := len(inv)
+		if r+1 < len(starts) {
+			end = starts[r+1]
+		}
+		for i := s; i < end; i++ {
+			inv[i] = int64(r)
+		}
+	}
+}
+
+// RunLengths is each run's length, given its start and n positions.
+func RunLengths(starts []int, n int) []int64 {
+	counts := make([]int64, len(starts))
+	for r, s := range starts {
+		end := n
+		if r+1 < len(starts) {
+			end = starts[r+1]
+		}
+		counts[r] = int64(end - s)
+	}
+	return counts
+}

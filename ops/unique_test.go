@@ -1,0 +1,147 @@
+package ops
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"strider/internal/dtype"
+)
+
+// uniqueNaive is UniqueConsecutive by definition: row i (the elements with
+// index i along axis, in C order; element i of the C-order walk without an
+// axis) starts a run unless every element equals row i-1's as a number.
+func uniqueNaive(v View, f dtype.Dtype, axis int) []int {
+	flat := make([]byte, v.Count()*v.Elem)
+	if err := CopyNaive(flat, v); err != nil {
+		panic(err)
+	}
+	at := func(idx []int) complex128 {
+		off := 0
+		for k, i := range idx {
+			off = off*v.Shape[k] + i
+		}
+		return f.Complex(flat[off*v.Elem:][:v.Elem])
+	}
+	var rows [][]complex128
+	if axis < 0 {
+		for i := 0; i < v.Count(); i++ {
+			rows = append(rows, []complex128{f.Complex(flat[i*v.Elem:][:v.Elem])})
+		}
+	} else {
+		for i := 0; i < v.Shape[axis]; i++ {
+			var row []complex128
+			sub := slices.Clone(v.Shape)
+			sub[axis] = 1
+			idx := make([]int, len(sub))
+			for n := 0; n < Count(sub); n++ {
+				rem := n
+				for k := len(sub) - 1; k >= 0; k-- {
+					idx[k] = rem % sub[k]
+					rem /= sub[k]
+				}
+				idx[axis] = i
+				z := at(idx)
+				if f.Kind == 'b' && z != 0 {
+					z = 1
+				}
+				row = append(row, z)
+			}
+			rows = append(rows, row)
+		}
+	}
+	starts := []int{}
+	for i, r := range rows {
+		if i == 0 || !slices.Equal(r, rows[i-1]) {
+			starts = append(starts, i)
+		}
+	}
+	return starts
+}
+
+// TestUniqueConsecutive checks the chunked, permuted search against the
+// definition on random strided views of runs-heavy data (few distinct
+// values, NaNs, both zeros), every kind and byte order, with and without an
+// axis, on 1 to 4 threads.
+func TestUniqueConsecutive(t *testing.T) {
+	old := parallelMin
+	parallelMin = 0
+	t.Cleanup(func() { parallelMin = old })
+	formats := []dtype.Dtype{{Kind: 'b', Size: 1}, {Kind: 'i', Size: 1}, {Kind: 'u', Size: 2, Order: '>'}, {Kind: 'i', Size: 4}, {Kind: 'i', Size: 8, Order: '>'},
+		{Kind: 'f', Size: 2}, {Kind: 'f', Size: 4, Order: '>'}, {Kind: 'f', Size: 8}, {Kind: 'c', Size: 8}, {Kind: 'c', Size: 16, Order: '>'}}
+	r := rand.New(rand.NewPCG(9, 10))
+	for i := 0; i < 1500; i++ {
+		v := randomView(r)
+		f := formats[r.IntN(len(formats))]
+		v = View{Elem: f.Size, Shape: v.Shape, Strides: v.Strides, Offset: v.Offset,
+			Data: make([]byte, len(v.Data)/max(1, v.Elem)*f.Size+f.Size)}
+		fillRuns(r, v.Data, f)
+		axis := -1
+		if len(v.Shape) > 0 && r.IntN(2) == 0 {
+			axis = r.IntN(len(v.Shape))
+		}
+		t.Run(fmt.Sprintf("%d/%c%d/%s/axis%d", i, f.Kind, f.Size, describe(v), axis), func(t *testing.T) {
+			got, err := UniqueConsecutive(v, f, axis, Options{Threads: 1 + r.IntN(4)})
+			empty := false
+			for k, n := range v.Shape {
+				empty = empty || n == 0 && k != axis && axis >= 0
+			}
+			if empty {
+				if err == nil {
+					t.Fatal("an empty axis that is not compared must be refused, as torch does")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := uniqueNaive(v, f, axis); !slices.Equal(got, want) {
+				t.Fatalf("starts %v, want %v", got, want)
+			}
+		})
+	}
+}
+
+// fillRuns writes elements drawn from a few values (including NaN, -0.0
+// and, for bools, non-canonical true bytes) so that runs are common.
+func fillRuns(r *rand.Rand, data []byte, f dtype.Dtype) {
+	part := f.Size
+	if f.Kind == 'c' {
+		part /= 2
+	}
+	vals := []float64{0, math.Copysign(0, -1), 1, math.NaN(), 2}
+	for k := 0; k+part <= len(data); k += part {
+		x := vals[r.IntN(len(vals))]
+		if r.IntN(3) > 0 && k >= part {
+			copy(data[k:k+part], data[k-part:k])
+			continue
+		}
+		var u uint64
+		switch {
+		case f.Kind == 'b':
+			u = uint64(r.IntN(3))
+		case f.Kind != 'f' && f.Kind != 'c':
+			u = uint64(r.IntN(3))
+		case part == 2:
+			u = uint64(map[bool]uint16{true: 0x7e00, false: 0}[math.IsNaN(x)])
+			if !math.IsNaN(x) && x != 0 {
+				u = uint64(0x3c00 + uint16(x)*0x400)
+			} else if math.Signbit(x) {
+				u = 0x8000
+			}
+		case part == 4:
+			u = uint64(math.Float32bits(float32(x)))
+		default:
+			u = math.Float64bits(x)
+		}
+		for b := 0; b < part; b++ {
+			shift := 8 * b
+			if f.BigEndian() {
+				shift = 8 * (part - 1 - b)
+			}
+			data[k+b] = byte(u >> shift)
+		}
+	}
+}
