@@ -36,6 +36,7 @@ var Commands = []*cli.Command{
 	sliceCommand,
 	reshapeCommand,
 	uniqueConsecutiveCommand,
+	castCommand,
 	showCommand,
 	statsCommand,
 	toTextCommand,
