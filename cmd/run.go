@@ -46,6 +46,7 @@ var Commands = []*cli.Command{
 	sliceCommand,
 	reshapeCommand,
 	uniqueConsecutiveCommand,
+	castCommand,
 	showCommand,
 	statsCommand,
 	toTextCommand,

@@ -347,6 +347,8 @@ func (s *script) build(c *cli.Context) error {
 		}
 	case "unique-consecutive":
 		return s.uniqueConsecutive(c)
+	case "cast":
+		return s.cast(c)
 	case "gather":
 		return s.gather(c)
 	case "gather-elements":

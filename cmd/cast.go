@@ -1,0 +1,155 @@
+package cmd
+
+import (
+	"strings"
+	"sync/atomic"
+
+	"github.com/urfave/cli/v2"
+
+	"strider/npy"
+	"strider/ops"
+)
+
+var castCommand = &cli.Command{
+	Name:      "cast",
+	Usage:     "convert to another dtype (ndarray.astype)",
+	ArgsUsage: "IN",
+	Description: `Writes a.astype(D, casting=RULE): every element converted to dtype D, any
+NumPy numeric dtype by any of its names, in either byte order ('>f4' is
+big-endian float32). --casting refuses conversions NumPy's rule refuses: no
+(the same dtype), equiv (byte order may change), safe (no value can change),
+same_kind (safe, or within a kind: float64 to float32, int64 to int8) or unsafe
+(anything; the default, as astype). Floats to integers truncate toward zero;
+NaN, infinities and out-of-range values give what NumPy's element-by-element
+loop gives on x86-64 (NumPy calls it undefined: see docs/behaviour.md).
+Complex to real keeps the real part.
+
+Examples:
+   strider cast --dtype float32 x.npy -o y.npy
+   strider cast --dtype '>i8' --casting same_kind counts.npy -o big.npy`,
+	Flags: withShared(
+		&cli.StringFlag{Name: "dtype", Usage: "target dtype `D` (float32, <i8, >f4, bool, complex128, ...)"},
+		&cli.StringFlag{Name: "casting", Value: "unsafe", Usage: "`RULE`: no, equiv, safe, same_kind or unsafe"},
+	),
+	Action: runCast,
+}
+
+// castArgs reads IN, --dtype and --casting.
+func castArgs(c *cli.Context) (spec string, to npy.Dtype, rule string, err error) {
+	if spec, err = oneInput(c, "input IN"); err != nil {
+		return "", to, "", err
+	}
+	if !c.IsSet("dtype") {
+		return "", to, "", usagef("missing --dtype D (see strider cast --help)")
+	}
+	if to, err = npy.ParseDescr(c.String("dtype")); err != nil {
+		return "", to, "", usagef("--dtype: %v", err)
+	}
+	switch rule = c.String("casting"); rule {
+	case "no", "equiv", "safe", "same_kind", "unsafe":
+	default:
+		return "", to, "", usagef("--casting %q is not no, equiv, safe, same_kind or unsafe", rule)
+	}
+	return spec, to, rule, nil
+}
+
+func runCast(c *cli.Context) error {
+	spec, to, rule, err := castArgs(c)
+	if err != nil {
+		return err
+	}
+	opt, err := options(c)
+	if err != nil {
+		return err
+	}
+	if _, onCPU := opt.eng.(cpu); !onCPU {
+		return usagef("--device cuda: cast runs on the CPU only so far")
+	}
+	in, err := openInput(spec, npy.AccessAllLater)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	if !canCast(in.Dtype, to, rule) {
+		return usagef("cannot cast array data from dtype(%s) to dtype(%s) according to the rule %s",
+			pyStr(dtypeString(in.Dtype)), pyStr(dtypeString(to)), pyStr(rule))
+	}
+	return writeResult(c, to, in.view.Shape, func(dst []byte, done *atomic.Int64) error {
+		in.Prefetch()
+		opt.Done = done
+		return ops.Cast(dst, elemFormat(to), in.view, elemFormat(in.Dtype), opt.Options)
+	})
+}
+
+// canCast is numpy.can_cast(from, to, rule) for the numeric dtypes.
+func canCast(from, to npy.Dtype, rule string) bool {
+	switch rule {
+	case "unsafe":
+		return true
+	case "no":
+		return from.Descr() == to.Descr()
+	case "equiv":
+		return from.Kind == to.Kind && from.Size == to.Size
+	case "same_kind":
+		return safeCast(from, to) || strings.IndexByte(kindRank, from.Kind) <= strings.IndexByte(kindRank, to.Kind)
+	}
+	return safeCast(from, to)
+}
+
+// kindRank orders the kinds as same_kind casting allows them to rise.
+const kindRank = "buifc"
+
+// safeCast is numpy.can_cast(from, to, 'safe'): every value of from is
+// exactly a value of to (NumPy counts int64 and uint64 to float64 as safe).
+func safeCast(from, to npy.Dtype) bool {
+	switch {
+	case from.Kind == 'b':
+		return true
+	case from.Kind == to.Kind:
+		return to.Size >= from.Size
+	case to.Kind == 'b':
+		return false
+	}
+	switch from.Kind {
+	case 'u':
+		if to.Kind == 'i' {
+			return to.Size > from.Size
+		}
+		fallthrough
+	case 'i':
+		if to.Kind == 'u' {
+			return false
+		}
+		// The float that holds every value: twice the size, at most float64.
+		f := min(2*from.Size, 8)
+		if to.Kind == 'c' {
+			return to.Size >= max(2*f, 8)
+		}
+		return to.Kind == 'f' && to.Size >= f
+	case 'f':
+		return to.Kind == 'c' && to.Size >= max(2*from.Size, 8)
+	}
+	return false
+}
+
+// cast writes cast's --as-numpy script: astype with the rule.
+func (s *script) cast(c *cli.Context) error {
+	spec, to, rule, err := castArgs(c)
+	if err != nil {
+		return err
+	}
+	if s.lib == "torch" {
+		return usagef("--as-torch: PyTorch has no casting rules nor every dtype; use --as-numpy")
+	}
+	a := s.load("a", spec)
+	target := pyStr(to.Descr())
+	if rule == "unsafe" && to.Kind == 'u' && to.Size == 4 {
+		// NumPy's contiguous float-to-uint32 loop differs from its element
+		// loop out of range; int64 first gives the element loop's values.
+		s.add("r = (%s.astype(np.int64) if %s.dtype.kind in 'fc' else %s).astype(%s)", a, a, a, target)
+	} else {
+		s.add("r = %s.astype(%s, casting=%s)", a, target, pyStr(rule))
+	}
+	s.save(c, "r")
+	return nil
+}

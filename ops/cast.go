@@ -1,0 +1,403 @@
+package ops
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/bits"
+	"unsafe"
+)
+
+// Cast writes numpy's src.astype(to) into dst in C order: src's elements
+// (of format from, any strides and byte order) converted one by one as
+// NumPy 1.24's element-by-element cast loops convert them on x86-64:
+//
+//   - to bool: x != 0 (a NaN is true; a complex number is true when either
+//     part is nonzero);
+//   - integer to integer: the low bits (wrap around);
+//   - integer or float to float: rounded to nearest, ties to even;
+//     float16 through npy_double_to_half's rules, NaN payloads kept;
+//   - float to integer: truncated toward zero by the 32-bit (int8, int16,
+//     int32, uint8, uint16) or 64-bit (int64, uint32) cvtt instruction,
+//     whose out-of-range and NaN result is the lowest integer, then cut to
+//     size; uint64 as C's conversion does it (values from 2^63 by
+//     subtracting 2^63 first). NumPy calls all of this undefined, and its
+//     contiguous uint32 loop gives other values;
+//   - complex to real: the real part; real to complex: a zero imaginary part.
+//
+// Each piece of src is copied to a native buffer, widened to one of four
+// intermediates (int64, uint64, float64, complex128, by the source kind) and
+// narrowed to the destination: one generic kernel per kind pair.
+func Cast(dst []byte, to ElemFormat, src View, from ElemFormat, opt Options) error {
+	if err := from.Check(); err != nil {
+		return err
+	}
+	if err := to.Check(); err != nil {
+		return err
+	}
+	if err := src.Check(); err != nil {
+		return err
+	}
+	if src.Elem != from.Size {
+		return fmt.Errorf("%d-byte elements read as %d-byte %c", src.Elem, from.Size, from.Kind)
+	}
+	n := src.Count()
+	if len(dst) != n*to.Size {
+		return fmt.Errorf("destination holds %d bytes, the cast writes %d", len(dst), n*to.Size)
+	}
+	var pieces []View
+	for p := range src.Pieces(castPiece * src.Elem) {
+		pieces = append(pieces, p)
+	}
+	threads := opt.threads()
+	if len(dst) < parallelMin {
+		threads = 1
+	}
+	starts := make([]int, len(pieces)+1)
+	for k, p := range pieces {
+		starts[k+1] = starts[k] + p.Count()
+	}
+	var fault error
+	parallel(len(pieces), threads, func(lo, hi int) {
+		var c caster
+		for k := lo; k < hi; k++ {
+			out := dst[starts[k]*to.Size : starts[k+1]*to.Size]
+			if err := c.piece(out, to, pieces[k], from); err != nil {
+				fault = err
+				return
+			}
+			if opt.Done != nil {
+				opt.Done.Add(int64(len(out)))
+			}
+		}
+	})
+	return fault
+}
+
+// castPiece is the elements cast at a time: the buffers stay in L1/L2.
+const castPiece = 4096
+
+// caster holds one thread's buffers.
+type caster struct {
+	raw  []uint64 // the source piece, native byte order (8-byte aligned)
+	wide []complex128
+}
+
+func (c *caster) piece(out []byte, to ElemFormat, p View, from ElemFormat) error {
+	n := p.Count()
+	need := (n*from.Size + 7) / 8
+	if cap(c.raw) < need {
+		c.raw = make([]uint64, need)
+		c.wide = make([]complex128, n)
+	}
+	raw := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(c.raw))), n*from.Size)
+	if err := Copy(raw, p, Options{Threads: 1}); err != nil {
+		return err
+	}
+	if from.BigEndian {
+		swapParts(raw, from)
+	}
+	widen(c.wide[:n], raw, from)
+	narrow(out, c.wide[:n], from, to)
+	if to.BigEndian {
+		swapParts(out, to)
+	}
+	return nil
+}
+
+// swapParts reverses the bytes of each element (of each part of a complex).
+func swapParts(b []byte, f ElemFormat) {
+	size := f.Size
+	if f.Kind == 'c' {
+		size /= 2
+	}
+	switch size {
+	case 2:
+		for i := 0; i+2 <= len(b); i += 2 {
+			binary.LittleEndian.PutUint16(b[i:], bits.ReverseBytes16(binary.LittleEndian.Uint16(b[i:])))
+		}
+	case 4:
+		for i := 0; i+4 <= len(b); i += 4 {
+			binary.LittleEndian.PutUint32(b[i:], bits.ReverseBytes32(binary.LittleEndian.Uint32(b[i:])))
+		}
+	case 8:
+		for i := 0; i+8 <= len(b); i += 8 {
+			binary.LittleEndian.PutUint64(b[i:], bits.ReverseBytes64(binary.LittleEndian.Uint64(b[i:])))
+		}
+	}
+}
+
+// as views b as a slice of T (b is aligned for T).
+func as[T any](b []byte) []T {
+	var z T
+	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/int(unsafe.Sizeof(z)))
+}
+
+// widen stores each native source element in w: integers and bools (as 0
+// or 1) in the real part's bits as int64 or uint64 (see wideInt), floats
+// and complex numbers exactly as complex128.
+func widen(w []complex128, raw []byte, f ElemFormat) {
+	switch f.Kind {
+	case 'b':
+		for i, x := range raw {
+			w[i] = wideInt(uint64(b2u(x != 0)))
+		}
+	case 'i':
+		switch f.Size {
+		case 1:
+			widenInts(w, as[int8](raw))
+		case 2:
+			widenInts(w, as[int16](raw))
+		case 4:
+			widenInts(w, as[int32](raw))
+		default:
+			widenInts(w, as[int64](raw))
+		}
+	case 'u':
+		switch f.Size {
+		case 1:
+			widenInts(w, raw)
+		case 2:
+			widenInts(w, as[uint16](raw))
+		case 4:
+			widenInts(w, as[uint32](raw))
+		default:
+			widenInts(w, as[uint64](raw))
+		}
+	case 'f':
+		switch f.Size {
+		case 2:
+			for i, h := range as[uint16](raw) {
+				w[i] = complex(HalfToFloat64(h), 0)
+			}
+		case 4:
+			for i, x := range as[float32](raw) {
+				w[i] = complex(float64(x), 0)
+			}
+		default:
+			for i, x := range as[float64](raw) {
+				w[i] = complex(x, 0)
+			}
+		}
+	default:
+		if f.Size == 8 {
+			for i, z := range as[complex64](raw) {
+				w[i] = complex128(z)
+			}
+		} else {
+			copy(w, as[complex128](raw))
+		}
+	}
+}
+
+type integer interface {
+	~int8 | ~int16 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~uint32 | ~uint64
+}
+
+// wideInt carries an integer's 64 bits (two's complement for a signed
+// one, sign-extended) in the real part's bits of a complex128.
+func wideInt(u uint64) complex128 { return complex(math.Float64frombits(u), 0) }
+
+func intOf(z complex128) uint64 { return math.Float64bits(real(z)) }
+
+func widenInts[S integer](w []complex128, src []S) {
+	for i, x := range src {
+		w[i] = wideInt(uint64(int64(x))) // sign-extends signed S, zero-extends unsigned
+	}
+}
+
+func b2u(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// narrow converts the widened elements (of source kind kind) to format
+// to, native byte order, into out.
+func narrow(out []byte, w []complex128, from, to ElemFormat) {
+	kind := from.Kind
+	if to.Kind == 'b' {
+		for i, z := range w {
+			out[i] = b2u(nonzero(z, kind))
+		}
+		return
+	}
+	switch kind {
+	case 'b', 'u':
+		narrowFrom(out, w, to, func(z complex128) uint64 { return intOf(z) }, func(z complex128) float64 { return float64(intOf(z)) }, func(z complex128) float32 { return float32(intOf(z)) })
+	case 'i':
+		narrowFrom(out, w, to, func(z complex128) uint64 { return intOf(z) }, func(z complex128) float64 { return float64(int64(intOf(z))) }, func(z complex128) float32 { return float32(int64(intOf(z))) })
+	default:
+		narrowFloat(out, w, to, from.Kind == 'f' && from.Size == 2)
+	}
+}
+
+// nonzero is bool(x) for a widened element of kind kind.
+func nonzero(z complex128, kind byte) bool {
+	switch kind {
+	case 'b', 'i', 'u':
+		return intOf(z) != 0
+	}
+	return real(z) != 0 || imag(z) != 0 || z != z
+}
+
+// narrowFrom narrows widened integers: to an integer by its low bits, to a
+// float by rounding the integer (f32 and f64 directly from the integer, as
+// C converts; f16 from its float64, exact below 2^53 and infinite above
+// 65520 either way).
+func narrowFrom(out []byte, w []complex128, to ElemFormat, u func(complex128) uint64, f func(complex128) float64, f32 func(complex128) float32) {
+	switch to.Kind {
+	case 'i', 'u':
+		narrowInts(out, w, to.Size, u)
+	case 'f':
+		switch to.Size {
+		case 2:
+			for i, z := range w {
+				binary.LittleEndian.PutUint16(out[2*i:], halfFromFloat64(f(z)))
+			}
+		case 4:
+			for i, z := range w {
+				as[float32](out)[i] = f32(z)
+			}
+		default:
+			for i, z := range w {
+				as[float64](out)[i] = f(z)
+			}
+		}
+	default:
+		if to.Size == 8 {
+			for i, z := range w {
+				as[complex64](out)[i] = complex(f32(z), 0)
+			}
+		} else {
+			for i, z := range w {
+				as[complex128](out)[i] = complex(f(z), 0)
+			}
+		}
+	}
+}
+
+// narrowInts stores the low size bytes of u(z) for each element.
+func narrowInts(out []byte, w []complex128, size int, u func(complex128) uint64) {
+	switch size {
+	case 1:
+		for i, z := range w {
+			out[i] = uint8(u(z))
+		}
+	case 2:
+		o := as[uint16](out)
+		for i, z := range w {
+			o[i] = uint16(u(z))
+		}
+	case 4:
+		o := as[uint32](out)
+		for i, z := range w {
+			o[i] = uint32(u(z))
+		}
+	default:
+		o := as[uint64](out)
+		for i, z := range w {
+			o[i] = u(z)
+		}
+	}
+}
+
+// narrowFloat narrows widened floats and complex numbers (their real part
+// unless the destination is complex). From float16 (half), a NaN goes to
+// float32 bit for bit, as npy_half_to_float does (the hardware conversion
+// from float64 would set a signaling NaN's quiet bit).
+func narrowFloat(out []byte, w []complex128, to ElemFormat, half bool) {
+	f32 := func(x float64) float32 { return float32(x) }
+	if half {
+		f32 = halfWideToFloat32
+	}
+	switch to.Kind {
+	case 'i', 'u':
+		narrowInts(out, w, to.Size, floatToInt(to))
+	case 'f':
+		switch to.Size {
+		case 2:
+			for i, z := range w {
+				binary.LittleEndian.PutUint16(out[2*i:], halfFromFloat64(real(z)))
+			}
+		case 4:
+			o := as[float32](out)
+			for i, z := range w {
+				o[i] = f32(real(z))
+			}
+		default:
+			o := as[float64](out)
+			for i, z := range w {
+				o[i] = real(z)
+			}
+		}
+	default:
+		if to.Size == 8 {
+			o := as[complex64](out)
+			for i, z := range w {
+				o[i] = complex(f32(real(z)), f32(imag(z)))
+			}
+		} else {
+			copy(as[complex128](out), w)
+		}
+	}
+}
+
+// halfWideToFloat32 is float32(x) for x widened exactly from a float16,
+// NaN payloads moved bit for bit.
+func halfWideToFloat32(x float64) float32 {
+	if x == x {
+		return float32(x)
+	}
+	b := math.Float64bits(x)
+	return math.Float32frombits(uint32(b>>32)&0x80000000 | 0x7f800000 | uint32(b>>29)&0x7fffff)
+}
+
+// floatToInt is the x86-64 conversion of a float to an integer of format
+// to, as its 64 bits (cut to size by narrowInts).
+func floatToInt(to ElemFormat) func(complex128) uint64 {
+	switch {
+	case to.Kind == 'u' && to.Size == 8:
+		return func(z complex128) uint64 {
+			x := real(z)
+			if !(x >= 1<<63) { // NaN takes this branch, as comisd's unordered result does
+				return uint64(cvtt64(x))
+			}
+			return uint64(cvtt64(x-(1<<63))) ^ 1<<63
+		}
+	case to.Size == 8 || to.Kind == 'u' && to.Size == 4:
+		return func(z complex128) uint64 { return uint64(cvtt64(real(z))) }
+	}
+	return func(z complex128) uint64 { return uint64(int64(cvtt32(real(z)))) }
+}
+
+// cvtt32 and cvtt64 are cvttsd2si: x truncated toward zero, or the lowest
+// integer ("integer indefinite") when that is out of range or x is NaN.
+func cvtt32(x float64) int32 {
+	if x > -(1<<31)-1 && x < 1<<31 {
+		return int32(x)
+	}
+	return math.MinInt32
+}
+
+func cvtt64(x float64) int64 {
+	if x >= -(1<<63) && x < 1<<63 {
+		return int64(x)
+	}
+	return math.MinInt64
+}
+
+// halfFromFloat64 is npy_double_to_half: the nearest float16 (ties to even),
+// a NaN keeping the top bits of its payload.
+func halfFromFloat64(x float64) uint16 {
+	if x != x {
+		b := math.Float64bits(x)
+		h := uint16(0x7c00 + (b>>42)&0x3ff)
+		if h == 0x7c00 {
+			h++
+		}
+		return uint16(b>>48)&0x8000 | h
+	}
+	return float64ToHalfBits(x)
+}

@@ -1,0 +1,101 @@
+package ops
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+var castFormats = []ElemFormat{{'b', 1, false}, {'i', 1, false}, {'u', 1, false},
+	{'i', 2, false}, {'i', 4, true}, {'i', 8, false}, {'u', 2, true}, {'u', 4, false}, {'u', 8, true},
+	{'f', 2, false}, {'f', 2, true}, {'f', 4, false}, {'f', 8, true}, {'c', 8, true}, {'c', 16, false}}
+
+// TestCastPlumbing checks what the parity suite cannot see: a strided,
+// offset, reversed or broadcast source, big pieces cut over threads and
+// either byte order give what the contiguous little-endian cast of the
+// same elements gives. (The conversions themselves are checked against
+// NumPy by scripts/parity_cast.py.)
+func TestCastPlumbing(t *testing.T) {
+	old := parallelMin
+	parallelMin = 0
+	t.Cleanup(func() { parallelMin = old })
+	r := rand.New(rand.NewPCG(11, 12))
+	for i := 0; i < 1500; i++ {
+		from := castFormats[r.IntN(len(castFormats))]
+		to := castFormats[r.IntN(len(castFormats))]
+		v := randomView(r)
+		v = View{Elem: from.Size, Shape: v.Shape, Strides: v.Strides, Offset: v.Offset,
+			Data: make([]byte, (len(v.Data)/max(1, v.Elem)+1)*from.Size)}
+		for k := range v.Data {
+			v.Data[k] = byte(r.Uint32())
+		}
+		t.Run(fmt.Sprintf("%d/%c%d%v-to-%c%d%v/%s", i, from.Kind, from.Size, from.BigEndian, to.Kind, to.Size, to.BigEndian, describe(v)), func(t *testing.T) {
+			n := v.Count()
+			got := make([]byte, n*to.Size)
+			if err := Cast(got, to, v, from, Options{Threads: 1 + r.IntN(4)}); err != nil {
+				t.Fatal(err)
+			}
+			// The reference: the elements in C order, little endian, cast
+			// in one piece, then put in to's byte order.
+			flat := make([]byte, n*from.Size)
+			if err := CopyNaive(flat, v); err != nil {
+				t.Fatal(err)
+			}
+			le, leTo := from, to
+			le.BigEndian, leTo.BigEndian = false, false
+			if from.BigEndian {
+				swapParts(flat, from)
+			}
+			want := make([]byte, n*to.Size)
+			var c caster
+			if n > 0 {
+				if err := c.piece(want, leTo, Contiguous(from.Size, []int{n}, flat), le); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if to.BigEndian {
+				swapParts(want, to)
+			}
+			if !bytes.Equal(got, want) {
+				t.Fatal("cast differs from the contiguous little-endian cast of the same elements")
+			}
+		})
+	}
+}
+
+// TestCastKnown pins a few conversions NumPy 1.24 makes on x86-64 (from
+// scripts/parity_cast.py's corners): float to int out of range, float16
+// rounding, complex to real.
+func TestCastKnown(t *testing.T) {
+	f8 := ElemFormat{'f', 8, false}
+	cases := []struct {
+		x    float64
+		to   ElemFormat
+		want string
+	}{
+		{300.7, ElemFormat{'i', 1, false}, "2c"},
+		{-1, ElemFormat{'u', 2, false}, "ffff"},
+		{5e9, ElemFormat{'u', 4, false}, "00f2052a"},
+		{2.0 * (1 << 62), ElemFormat{'i', 4, false}, "00000080"},
+		{-1, ElemFormat{'u', 8, false}, "ffffffffffffffff"},
+		{1e20, ElemFormat{'u', 8, false}, "0000000000000000"},
+		{65519.99, ElemFormat{'f', 2, false}, "ff7b"},
+		{65520, ElemFormat{'f', 2, false}, "007c"},
+		{2.98e-8, ElemFormat{'f', 2, false}, "0000"},
+		{5.96e-8, ElemFormat{'f', 2, false}, "0100"},
+	}
+	for _, c := range cases {
+		src := Contiguous(8, []int{1}, make([]byte, 8))
+		binary.LittleEndian.PutUint64(src.Data, math.Float64bits(c.x))
+		got := make([]byte, c.to.Size)
+		if err := Cast(got, c.to, src, f8, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprintf("%x", got) != c.want {
+			t.Errorf("%v to %c%d: %x, want %s", c.x, c.to.Kind, c.to.Size, got, c.want)
+		}
+	}
+}

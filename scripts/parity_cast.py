@@ -1,0 +1,186 @@
+#!/usr/bin/python3
+"""Parity check for `strider cast` against ndarray.astype.
+
+    go build -o /tmp/strider . && /usr/bin/python3 scripts/parity_cast.py --strider /tmp/strider
+    /usr/bin/python3 scripts/parity_cast.py --strider ./strider --cases 3000 --seed 1
+
+The interpreter needs numpy (>= 1.24); /usr/bin/python3 has it ($PYTHON in shell scripts).
+
+Cases walk every (source, destination) pair of the dtypes of CLI.md in both byte orders, with
+every casting rule in turn, on files in C and Fortran order and shapes from 0-d to 3-d with empty
+axes. The values include the awkward corners: NaN (with payloads), ±inf, -0.0, halves of
+integers, float values past every integer range, the extremes of every integer type, float16
+subnormals and the float16 rounding boundary, complex numbers with NaN parts. The reference is
+np.save(np.ascontiguousarray(a.astype(D, casting=RULE))) computed on a strided source, which runs
+NumPy's element-by-element loop (its contiguous float-to-uint32 loop gives other values out of
+range; NumPy calls the result undefined). A rule NumPy refuses (TypeError) must be refused by
+strider: exit 2, one "strider: cast: " line, no output, and the --as-numpy script fails too.
+Every passing case also runs the --as-numpy script, which must write the same bytes.
+
+Output: a FAIL line per failure with the command to reproduce it, then
+"cast: N passed, N failed, N skipped". Exit status 0 when nothing failed, 1 otherwise.
+"""
+
+import argparse
+import concurrent.futures
+import io
+import os
+import random
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import gen_testdata as gt  # noqa: E402 - sibling module
+import selfcheck  # noqa: E402 - sibling module
+
+SHAPES = [(), (0,), (7,), (3, 4), (4, 1), (2, 0, 3), (2, 3, 4), (40,), (5, 9)]
+RULES = ["unsafe", "same_kind", "safe", "equiv", "no"]
+RUN_TMP = os.environ.get("PARITY_TMPDIR") or ("/dev/shm" if os.access("/dev/shm", os.W_OK) else None)
+
+FLOATS = [np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, 0.5, -0.5, 1.5, 2.5, -1.0, -1.5, 127.5, 128.0,
+          255.0, 256.0, 300.7, -129.0, 32767.5, 32768.0, 65504.0, 65519.99, 65520.0, 65535.0, 65536.0,
+          70000.5, 2.0**24 + 1, 2.0**31, -2.0**31, -2.0**31 - 1, 2.0**32, 2.0**32 + 5, 5e9, -5e9, 2.0**53 + 1,
+          2.0**63, -2.0**63, 2.0**63 + 2**11, 2.0**64, 1e20, -1e20, 1e300, 5.96e-8, 2.98e-8, 6.1e-5,
+          1e-310, 0.1, 1 / 3]
+
+
+def corner_values(dtype, n, rng):
+    """n values of dtype mixing the corners above with random ones."""
+    base = gt.random_values(dtype, (n,), np.random.default_rng(rng.randrange(2**32)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if dtype.kind in "iu":
+            info = np.iinfo(dtype)
+            pool = np.array([info.min, info.max, 0, 1, info.max // 2 + 1, info.min + 1] +
+                            ([2**53 + 1, 2**63 - 1, -2**63 + 1, 2**24 + 1, 65520, 2049] if dtype.itemsize == 8 else []),
+                            dtype=object)
+            pool = np.array([int(x) for x in pool if info.min <= int(x) <= info.max], dtype=dtype)
+        elif dtype.kind == "f":
+            pool = np.array(FLOATS, dtype=np.float64).astype(dtype)
+            payload = np.array([0x7ff4000000000001, 0xfff8000000012345], dtype=np.uint64).view(np.float64).astype(dtype)
+            pool = np.concatenate([pool, payload])
+        elif dtype.kind == "c":
+            f = np.array(FLOATS, dtype=np.float64)
+            pool = (f + 1j * np.roll(f, 3)).astype(dtype)
+        else:
+            pool = base
+    for k in range(n):
+        if rng.random() < 0.7:
+            base[k] = pool[rng.randrange(len(pool))]
+    return base
+
+
+def npy(arr):
+    b = io.BytesIO()
+    np.save(b, np.ascontiguousarray(arr) if arr.ndim else arr)
+    return b.getvalue()
+
+
+def make_case(rng, i, keep):
+    tokens = gt.DTYPE_TOKENS
+    src = tokens[i % len(tokens)]
+    dst = tokens[(i // len(tokens)) % len(tokens)]
+    rule = RULES[(i // len(tokens) ** 2) % len(RULES)] if i >= len(tokens) ** 2 else "unsafe"
+    if rng.random() < 0.15:
+        rule = rng.choice(RULES)
+    shape = SHAPES[i % len(SHAPES)]
+    sdt = gt.token_dtype(src)
+    a = corner_values(sdt, int(np.prod(shape)), rng).reshape(shape)
+    fortran = (i // 3) % 2 == 1
+    if fortran:
+        a = np.asfortranarray(a)
+    path = os.path.join(keep, f"{src}_{'x'.join(map(str, shape)) or '0d'}_{'f' if fortran else 'c'}_{i}.npy")
+    np.save(path, a)
+    spelled = gt.token_dtype(dst).str if rng.random() < 0.5 else gt.token_dtype(dst).newbyteorder("=").name
+    if gt.token_dtype(dst).byteorder == ">":
+        spelled = gt.token_dtype(dst).str
+    return path, spelled, rule
+
+
+def reference(a, dst, rule):
+    """The element loop's astype, or None when the rule refuses it."""
+    if not np.can_cast(a.dtype, dst, rule):
+        return None
+    # A native, strided source: NumPy then runs its element loop whatever the byte orders (a
+    # non-native source is swapped into a buffer and cast by the contiguous loop).
+    native = a.astype(a.dtype.newbyteorder("="))
+    strided = np.repeat(native.reshape(-1), 2)[::2].reshape(a.shape) if a.ndim else native
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return npy(strided.astype(np.dtype(dst).newbyteorder("=")).astype(dst))
+
+
+def run_case(strider, case, tmp_root):
+    path, dst, rule = case
+    want = reference(np.load(path), dst, rule)
+    with tempfile.TemporaryDirectory(dir=tmp_root) as tmp:
+        out = os.path.join(tmp, "out.npy")
+        args = ["cast", path, "--dtype", dst, "-o", out] + (["--casting", rule] if rule != "unsafe" or len(dst) % 2 else [])
+        argv = [strider] + args
+        p = subprocess.run(argv, capture_output=True, timeout=60)
+        if want is None:
+            lines = p.stderr.decode(errors="replace").splitlines()
+            if p.returncode != 2 or len(lines) != 1 or not lines[0].startswith("strider: cast: cannot cast"):
+                return argv, f"NumPy refuses casting={rule!r}; strider exit {p.returncode}, stderr {lines!r}"
+            if os.path.exists(out):
+                return argv, "strider refused but left an output file"
+            return argv, selfcheck.check_refused(strider, args, None, out)
+        if p.returncode != 0:
+            return argv, f"exit {p.returncode}: {p.stderr.decode(errors='replace').strip()}"
+        got = Path(out).read_bytes()
+        if got != want:
+            a = np.load(path).reshape(-1)
+            g = np.load(out).reshape(-1)
+            w = np.load(io.BytesIO(want)).reshape(-1)
+            bad = [k for k in range(len(a)) if g[k:k + 1].tobytes() != w[k:k + 1].tobytes()][:3]
+            detail = "; ".join(f"{a[k]!r} -> {g[k]!r}, NumPy {w[k]!r}" for k in bad)
+            return argv, f"output differs from a.astype({dst!r}, casting={rule!r}): {detail}"
+        return argv, selfcheck.check(strider, args, None, out, False, got)
+
+
+def run(strider, cases=1400, seed=0, verbose=False, workers=3):
+    """Runs `cases` casts (625 cover every pair once, unsafe); returns dict(passed, failed, skipped)."""
+    if not Path(strider).exists():
+        raise FileNotFoundError(f"no strider binary at {strider}")
+    rng = random.Random(seed)
+    keep = tempfile.mkdtemp(prefix="parity_cast_", dir=RUN_TMP)
+    passed = failed = 0
+    try:
+        jobs = [make_case(rng, i, keep) for i in range(cases)]
+        with concurrent.futures.ThreadPoolExecutor(workers) as pool:
+            results = list(pool.map(lambda c: run_case(strider, c, keep), jobs))
+        for argv, why in results:
+            if why:
+                failed += 1
+                print(f"FAIL {why}\n  $ {shlex.join(argv)}", flush=True)
+            else:
+                passed += 1
+    finally:
+        if not failed:
+            shutil.rmtree(keep, ignore_errors=True)
+        else:
+            print(f"cast: arrays kept in {keep}")
+    return dict(passed=passed, failed=failed, skipped=0)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--strider", default=str(Path(__file__).resolve().parent.parent / "strider"))
+    ap.add_argument("--cases", type=int, default=1400)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("-v", "--verbose", action="store_true")
+    args = ap.parse_args()
+    r = run(args.strider, cases=args.cases, seed=args.seed, verbose=args.verbose)
+    print("cast: %(passed)d passed, %(failed)d failed, %(skipped)d skipped" % r)
+    return 1 if r["failed"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
