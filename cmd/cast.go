@@ -2,10 +2,10 @@ package cmd
 
 import (
 	"strings"
-	"sync/atomic"
 
 	"github.com/urfave/cli/v2"
 
+	"strider/internal/dtype"
 	"strider/npy"
 	"strider/ops"
 )
@@ -35,7 +35,7 @@ Examples:
 }
 
 // castArgs reads IN, --dtype and --casting.
-func castArgs(c *cli.Context) (spec string, to npy.Dtype, rule string, err error) {
+func castArgs(c *cli.Context) (spec string, to dtype.Dtype, rule string, err error) {
 	if spec, err = oneInput(c, "input IN"); err != nil {
 		return "", to, "", err
 	}
@@ -65,7 +65,7 @@ func runCast(c *cli.Context) error {
 	if _, onCPU := opt.eng.(cpu); !onCPU {
 		return usagef("--device cuda: cast runs on the CPU only so far")
 	}
-	in, err := openInput(spec, npy.AccessAllLater)
+	in, err := openInput(c, spec, npy.AccessAllLater)
 	if err != nil {
 		return err
 	}
@@ -74,15 +74,14 @@ func runCast(c *cli.Context) error {
 		return usagef("cannot cast array data from dtype(%s) to dtype(%s) according to the rule %s",
 			pyStr(dtypeString(in.Dtype)), pyStr(dtypeString(to)), pyStr(rule))
 	}
-	return writeResult(c, to, in.view.Shape, func(dst []byte, done *atomic.Int64) error {
+	return writeResult(c, opt, to, in.view.Shape, func(dst []byte, o ops.Options) error {
 		in.Prefetch()
-		opt.Done = done
-		return ops.Cast(dst, elemFormat(to), in.view, elemFormat(in.Dtype), opt.Options)
+		return ops.Cast(dst, to, in.view, in.Dtype, o)
 	})
 }
 
 // canCast is numpy.can_cast(from, to, rule) for the numeric dtypes.
-func canCast(from, to npy.Dtype, rule string) bool {
+func canCast(from, to dtype.Dtype, rule string) bool {
 	switch rule {
 	case "unsafe":
 		return true
@@ -101,7 +100,7 @@ const kindRank = "buifc"
 
 // safeCast is numpy.can_cast(from, to, 'safe'): every value of from is
 // exactly a value of to (NumPy counts int64 and uint64 to float64 as safe).
-func safeCast(from, to npy.Dtype) bool {
+func safeCast(from, to dtype.Dtype) bool {
 	switch {
 	case from.Kind == 'b':
 		return true

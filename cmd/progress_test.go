@@ -60,7 +60,7 @@ func TestProgressReachesTotal(t *testing.T) {
 		"gather-elements --indices IDX --axis 1 M", "gather-elements --indices IDX --axis 0 M",
 		"tril-indices 5", "triu-indices 4 6 --offset 1", "sort M", "sort --argsort --axis 0 M3",
 		"sort --indices OUT2 M", "slice M ::2,1:", "slice M3 [0,2],:,::-1", "from-text TEXT",
-		"compare M M", "compare --exact M3 M3", "reshape M 3,10", "reshape --order F M3 4,15",
+		"compare M M", "compare --exact M3 M3", "reshape M 3,10", "reshape --order F M3 4,15", "cast --dtype >f8 M",
 	}
 	for _, line := range cases {
 		for _, out := range []string{"file", "stream"} {

@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/bits"
 	"unsafe"
+
+	"strider/internal/dtype"
 )
 
 // Cast writes numpy's src.astype(to) into dst in C order: src's elements
@@ -28,7 +30,7 @@ import (
 // Each piece of src is copied to a native buffer, widened to one of four
 // intermediates (int64, uint64, float64, complex128, by the source kind) and
 // narrowed to the destination: one generic kernel per kind pair.
-func Cast(dst []byte, to ElemFormat, src View, from ElemFormat, opt Options) error {
+func Cast(dst []byte, to dtype.Dtype, src View, from dtype.Dtype, opt Options) error {
 	if err := from.Check(); err != nil {
 		return err
 	}
@@ -83,7 +85,7 @@ type caster struct {
 	wide []complex128
 }
 
-func (c *caster) piece(out []byte, to ElemFormat, p View, from ElemFormat) error {
+func (c *caster) piece(out []byte, to dtype.Dtype, p View, from dtype.Dtype) error {
 	n := p.Count()
 	need := (n*from.Size + 7) / 8
 	if cap(c.raw) < need {
@@ -94,19 +96,19 @@ func (c *caster) piece(out []byte, to ElemFormat, p View, from ElemFormat) error
 	if err := Copy(raw, p, Options{Threads: 1}); err != nil {
 		return err
 	}
-	if from.BigEndian {
+	if from.BigEndian() {
 		swapParts(raw, from)
 	}
 	widen(c.wide[:n], raw, from)
 	narrow(out, c.wide[:n], from, to)
-	if to.BigEndian {
+	if to.BigEndian() {
 		swapParts(out, to)
 	}
 	return nil
 }
 
 // swapParts reverses the bytes of each element (of each part of a complex).
-func swapParts(b []byte, f ElemFormat) {
+func swapParts(b []byte, f dtype.Dtype) {
 	size := f.Size
 	if f.Kind == 'c' {
 		size /= 2
@@ -136,7 +138,7 @@ func as[T any](b []byte) []T {
 // widen stores each native source element in w: integers and bools (as 0
 // or 1) in the real part's bits as int64 or uint64 (see wideInt), floats
 // and complex numbers exactly as complex128.
-func widen(w []complex128, raw []byte, f ElemFormat) {
+func widen(w []complex128, raw []byte, f dtype.Dtype) {
 	switch f.Kind {
 	case 'b':
 		for i, x := range raw {
@@ -168,7 +170,7 @@ func widen(w []complex128, raw []byte, f ElemFormat) {
 		switch f.Size {
 		case 2:
 			for i, h := range as[uint16](raw) {
-				w[i] = complex(HalfToFloat64(h), 0)
+				w[i] = complex(dtype.HalfToFloat64(h), 0)
 			}
 		case 4:
 			for i, x := range as[float32](raw) {
@@ -215,7 +217,7 @@ func b2u(b bool) uint8 {
 
 // narrow converts the widened elements (of source kind kind) to format
 // to, native byte order, into out.
-func narrow(out []byte, w []complex128, from, to ElemFormat) {
+func narrow(out []byte, w []complex128, from, to dtype.Dtype) {
 	kind := from.Kind
 	if to.Kind == 'b' {
 		for i, z := range w {
@@ -246,7 +248,7 @@ func nonzero(z complex128, kind byte) bool {
 // float by rounding the integer (f32 and f64 directly from the integer, as
 // C converts; f16 from its float64, exact below 2^53 and infinite above
 // 65520 either way).
-func narrowFrom(out []byte, w []complex128, to ElemFormat, u func(complex128) uint64, f func(complex128) float64, f32 func(complex128) float32) {
+func narrowFrom(out []byte, w []complex128, to dtype.Dtype, u func(complex128) uint64, f func(complex128) float64, f32 func(complex128) float32) {
 	switch to.Kind {
 	case 'i', 'u':
 		narrowInts(out, w, to.Size, u)
@@ -307,7 +309,7 @@ func narrowInts(out []byte, w []complex128, size int, u func(complex128) uint64)
 // unless the destination is complex). From float16 (half), a NaN goes to
 // float32 bit for bit, as npy_half_to_float does (the hardware conversion
 // from float64 would set a signaling NaN's quiet bit).
-func narrowFloat(out []byte, w []complex128, to ElemFormat, half bool) {
+func narrowFloat(out []byte, w []complex128, to dtype.Dtype, half bool) {
 	f32 := func(x float64) float32 { return float32(x) }
 	if half {
 		f32 = halfWideToFloat32
@@ -356,7 +358,7 @@ func halfWideToFloat32(x float64) float32 {
 
 // floatToInt is the x86-64 conversion of a float to an integer of format
 // to, as its 64 bits (cut to size by narrowInts).
-func floatToInt(to ElemFormat) func(complex128) uint64 {
+func floatToInt(to dtype.Dtype) func(complex128) uint64 {
 	switch {
 	case to.Kind == 'u' && to.Size == 8:
 		return func(z complex128) uint64 {

@@ -7,11 +7,13 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"strider/internal/dtype"
 )
 
-var castFormats = []ElemFormat{{'b', 1, false}, {'i', 1, false}, {'u', 1, false},
-	{'i', 2, false}, {'i', 4, true}, {'i', 8, false}, {'u', 2, true}, {'u', 4, false}, {'u', 8, true},
-	{'f', 2, false}, {'f', 2, true}, {'f', 4, false}, {'f', 8, true}, {'c', 8, true}, {'c', 16, false}}
+var castFormats = []dtype.Dtype{{Kind: 'b', Size: 1}, {Kind: 'i', Size: 1}, {Kind: 'u', Size: 1},
+	{Kind: 'i', Size: 2}, {Kind: 'i', Size: 4, Order: '>'}, {Kind: 'i', Size: 8}, {Kind: 'u', Size: 2, Order: '>'}, {Kind: 'u', Size: 4}, {Kind: 'u', Size: 8, Order: '>'},
+	{Kind: 'f', Size: 2}, {Kind: 'f', Size: 2, Order: '>'}, {Kind: 'f', Size: 4}, {Kind: 'f', Size: 8, Order: '>'}, {Kind: 'c', Size: 8, Order: '>'}, {Kind: 'c', Size: 16}}
 
 // TestCastPlumbing checks what the parity suite cannot see: a strided,
 // offset, reversed or broadcast source, big pieces cut over threads and
@@ -32,7 +34,7 @@ func TestCastPlumbing(t *testing.T) {
 		for k := range v.Data {
 			v.Data[k] = byte(r.Uint32())
 		}
-		t.Run(fmt.Sprintf("%d/%c%d%v-to-%c%d%v/%s", i, from.Kind, from.Size, from.BigEndian, to.Kind, to.Size, to.BigEndian, describe(v)), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%d/%c%d%v-to-%c%d%v/%s", i, from.Kind, from.Size, from.BigEndian(), to.Kind, to.Size, to.BigEndian(), describe(v)), func(t *testing.T) {
 			n := v.Count()
 			got := make([]byte, n*to.Size)
 			if err := Cast(got, to, v, from, Options{Threads: 1 + r.IntN(4)}); err != nil {
@@ -45,8 +47,8 @@ func TestCastPlumbing(t *testing.T) {
 				t.Fatal(err)
 			}
 			le, leTo := from, to
-			le.BigEndian, leTo.BigEndian = false, false
-			if from.BigEndian {
+			le.Order, leTo.Order = '<', '<'
+			if from.BigEndian() {
 				swapParts(flat, from)
 			}
 			want := make([]byte, n*to.Size)
@@ -56,7 +58,7 @@ func TestCastPlumbing(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if to.BigEndian {
+			if to.BigEndian() {
 				swapParts(want, to)
 			}
 			if !bytes.Equal(got, want) {
@@ -70,22 +72,22 @@ func TestCastPlumbing(t *testing.T) {
 // scripts/parity_cast.py's corners): float to int out of range, float16
 // rounding, complex to real.
 func TestCastKnown(t *testing.T) {
-	f8 := ElemFormat{'f', 8, false}
+	f8 := dtype.Dtype{Kind: 'f', Size: 8}
 	cases := []struct {
 		x    float64
-		to   ElemFormat
+		to   dtype.Dtype
 		want string
 	}{
-		{300.7, ElemFormat{'i', 1, false}, "2c"},
-		{-1, ElemFormat{'u', 2, false}, "ffff"},
-		{5e9, ElemFormat{'u', 4, false}, "00f2052a"},
-		{2.0 * (1 << 62), ElemFormat{'i', 4, false}, "00000080"},
-		{-1, ElemFormat{'u', 8, false}, "ffffffffffffffff"},
-		{1e20, ElemFormat{'u', 8, false}, "0000000000000000"},
-		{65519.99, ElemFormat{'f', 2, false}, "ff7b"},
-		{65520, ElemFormat{'f', 2, false}, "007c"},
-		{2.98e-8, ElemFormat{'f', 2, false}, "0000"},
-		{5.96e-8, ElemFormat{'f', 2, false}, "0100"},
+		{300.7, dtype.Dtype{Kind: 'i', Size: 1}, "2c"},
+		{-1, dtype.Dtype{Kind: 'u', Size: 2}, "ffff"},
+		{5e9, dtype.Dtype{Kind: 'u', Size: 4}, "00f2052a"},
+		{2.0 * (1 << 62), dtype.Dtype{Kind: 'i', Size: 4}, "00000080"},
+		{-1, dtype.Dtype{Kind: 'u', Size: 8}, "ffffffffffffffff"},
+		{1e20, dtype.Dtype{Kind: 'u', Size: 8}, "0000000000000000"},
+		{65519.99, dtype.Dtype{Kind: 'f', Size: 2}, "ff7b"},
+		{65520, dtype.Dtype{Kind: 'f', Size: 2}, "007c"},
+		{2.98e-8, dtype.Dtype{Kind: 'f', Size: 2}, "0000"},
+		{5.96e-8, dtype.Dtype{Kind: 'f', Size: 2}, "0100"},
 	}
 	for _, c := range cases {
 		src := Contiguous(8, []int{1}, make([]byte, 8))
