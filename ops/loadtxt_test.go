@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"slices"
 	"testing"
 
 	"strider/internal/dtype"
@@ -29,7 +30,7 @@ func TestLoadTxtShapes(t *testing.T) {
 	} {
 		pieces, shape, err := c.opt.Load([]byte(c.text), f8, Options{})
 		data := bytes.Join(pieces, nil)
-		if err != nil || !sameShape(shape, c.shape) || len(data) != 8*len(c.vals) {
+		if err != nil || !slices.Equal(shape, c.shape) || len(data) != 8*len(c.vals) {
 			t.Errorf("%q: shape %v, %d bytes, %v; want %v", c.text, shape, len(data), err, c.shape)
 			continue
 		}

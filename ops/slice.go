@@ -3,6 +3,7 @@ package ops
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -233,7 +234,7 @@ func (v View) Index(items []pylit.IndexItem) (*Indexing, error) {
 	// A single boolean array of the array's own shape is one index to
 	// NumPy (its HAS_BOOL case), not one index array per axis, so the
 	// limits on index arrays below do not apply to it.
-	wholeMask := len(items) == 1 && items[0].Kind == pylit.IndexBoolArray && sameShape(items[0].Shape, v.Shape)
+	wholeMask := len(items) == 1 && items[0].Kind == pylit.IndexBoolArray && slices.Equal(items[0].Shape, v.Shape)
 
 	// Broadcast the index arrays together, one at a time as NumPy's
 	// mapiter_fill_info does: its first error (too many arrays, or one that
@@ -449,7 +450,7 @@ type offsetGen struct {
 // add adds one index array's byte offsets.
 func (g *offsetGen) add(shape []int, offs []int) {
 	for k, s := range g.shapes {
-		if sameShape(s, shape) {
+		if slices.Equal(s, shape) {
 			for j := range offs {
 				g.offs[k][j] += offs[j]
 			}

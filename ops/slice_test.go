@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"slices"
 	"strings"
 	"testing"
 
@@ -310,7 +311,7 @@ func naiveIndex(shape []int, items []pylit.IndexItem, limit int) ([]int, [][]int
 	}
 	// NumPy's limits on index arrays, except for one boolean array of the
 	// array's own shape.
-	if !(len(items) == 1 && items[0].Kind == pylit.IndexBoolArray && sameShape(items[0].Shape, shape)) {
+	if !(len(items) == 1 && items[0].Kind == pylit.IndexBoolArray && slices.Equal(items[0].Shape, shape)) {
 		subspace := 1
 		for _, o := range ops {
 			if o.kind == 's' {
@@ -614,7 +615,7 @@ func checkIndex(t *testing.T, v View, expr string, threads int) {
 	if err != nil {
 		return
 	}
-	if !sameShape(x.Shape, shape) {
+	if !slices.Equal(x.Shape, shape) {
 		t.Fatalf("%v %q: shape %v, oracle %v", v.Shape, expr, x.Shape, shape)
 	}
 	if src == nil && Count(shape) > 0 {
@@ -793,7 +794,7 @@ func checkSliceExpr(t *testing.T, s string) {
 		if err != nil {
 			continue
 		}
-		if !sameShape(x.Shape, shape) {
+		if !slices.Equal(x.Shape, shape) {
 			t.Fatalf("%v %q: shape %v, oracle %v", v.Shape, s, x.Shape, shape)
 		}
 		if src == nil && Count(shape) > 0 {

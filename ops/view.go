@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"iter"
 	"math/bits"
-	"slices"
 
 	"strider/internal/pylit"
 )
@@ -299,5 +298,3 @@ func (v View) Pieces(limit int) iter.Seq[View] {
 // It is pylit.ShapeString, kept for ops/compare.go and cmd/compare.go
 // (reworked elsewhere); new code calls pylit.ShapeString.
 func ShapeString(shape []int) string { return pylit.ShapeString(shape) }
-
-func sameShape(a, b []int) bool { return slices.Equal(a, b) }
