@@ -3,6 +3,7 @@ package ops
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -15,6 +16,52 @@ type Options struct {
 	// Done, when set, is advanced by the bytes written as chunks finish, so
 	// a caller can report progress.
 	Done *atomic.Int64
+
+	// tune overrides the engine's thresholds; nil means defaultTuning.
+	// Tests set it per call, so they can run in parallel.
+	tune *tuning
+}
+
+// tuning holds the thresholds that pick between an operation's paths. Each
+// is measured where it is used; tests move them to send small inputs down
+// every path.
+type tuning struct {
+	parallelMin     int // work below this many bytes runs on the calling goroutine
+	parallelSortMin int // strips this long are sorted with several threads
+	blockBytes      int // bound on a block of strided strips' buffers; 0: no blocks
+	radixMin        int // shorter inputs are insertion-sorted
+	msdMin          int // inputs this long take a most-significant-digit pass first
+	wideMin         int // the least input the wide MSD split takes
+	wideBucket      int // the most bytes of records the wide split leaves in a bucket
+	packLimit       int // the most bits a key and a position may share in one word
+	inPlaceMin      int // the shortest strip sorted inside its output
+}
+
+// defaultTuning is the thresholds every caller outside the tests runs with;
+// the comments where each is used say how it was measured.
+func defaultTuning() tuning {
+	return tuning{
+		parallelMin:     parallelMin,
+		parallelSortMin: 1 << 16,
+		blockBytes:      4 << 20,
+		radixMin:        64,
+		msdMin:          1 << 19,
+		wideMin:         1 << 20,
+		wideBucket:      256 << 10,
+		packLimit:       64,
+		inPlaceMin:      1 << 16,
+	}
+}
+
+// defaults is defaultTuning, made once; nothing writes it.
+var defaults = defaultTuning()
+
+// tuning returns the thresholds to run with.
+func (o Options) tuning() *tuning {
+	if o.tune != nil {
+		return o.tune
+	}
+	return &defaults
 }
 
 func (o Options) threads() int {
@@ -26,50 +73,95 @@ func (o Options) threads() int {
 
 // Copy writes the elements of src, in C order, into dst, which must hold
 // exactly src.Count()*src.Elem bytes and must not overlap src.Data. It is
-// equal to CopyNaive, only faster.
+// CopyTo with dst as a C-contiguous view, and equal to CopyNaive.
 func Copy(dst []byte, src View, opt Options) error {
-	if err := checkCopy(dst, src); err != nil {
-		return err
-	}
-	if len(dst) == 0 {
-		return nil
-	}
-	p := makePlan(src, unsafe.Pointer(&dst[0]))
-	p.run(dst, src.Data, opt)
-	return nil
-}
-
-func checkCopy(dst []byte, src View) error {
 	if err := src.Check(); err != nil {
 		return err
 	}
 	if want := src.Count() * src.Elem; len(dst) != want {
 		return fmt.Errorf("destination holds %d bytes, the copy writes %d", len(dst), want)
 	}
+	return CopyTo(Contiguous(src.Elem, src.Shape, dst), src, opt)
+}
+
+// CopyTo writes each element of src into the element of dst at the same
+// multi-index: dst is any view of src's shape and element size that writes
+// no element twice and does not share storage with src, so a copy may land
+// in a slice of a larger output (concatenation, stacking) or in a
+// transposed or reversed destination. It is equal to CopyToNaive.
+func CopyTo(dst, src View, opt Options) error {
+	if err := checkCopyTo(dst, src); err != nil {
+		return err
+	}
+	if src.Count() == 0 {
+		return nil
+	}
+	p := makePlan(dst, src)
+	p.run(dst.Data, src.Data, opt)
 	return nil
 }
 
-// CopyNaive is the reference copy: an odometer over the source's multi-index,
-// one element at a time. Every fast path is tested against it.
+// checkCopyTo verifies what CopyTo needs: both views inside their storage,
+// the same element size and shape, a destination that writes each element
+// once, and no storage shared between the two.
+func checkCopyTo(dst, src View) error {
+	if err := src.Check(); err != nil {
+		return err
+	}
+	if err := dst.Check(); err != nil {
+		return fmt.Errorf("destination: %w", err)
+	}
+	if dst.Elem != src.Elem {
+		return fmt.Errorf("destination elements are %d bytes, the source's %d", dst.Elem, src.Elem)
+	}
+	if !slices.Equal(dst.Shape, src.Shape) {
+		return fmt.Errorf("destination shape %s differs from the source's %s", ShapeString(dst.Shape), ShapeString(src.Shape))
+	}
+	if !dst.writesOnce() {
+		return fmt.Errorf("destination strides %v over shape %s write some elements more than once", dst.Strides, ShapeString(dst.Shape))
+	}
+	if overlaps(dst, src) {
+		return fmt.Errorf("destination overlaps the source's storage")
+	}
+	return nil
+}
+
+// CopyNaive is the reference copy into a C-contiguous dst: CopyToNaive.
 func CopyNaive(dst []byte, src View) error {
-	if err := checkCopy(dst, src); err != nil {
+	if err := src.Check(); err != nil {
+		return err
+	}
+	if want := src.Count() * src.Elem; len(dst) != want {
+		return fmt.Errorf("destination holds %d bytes, the copy writes %d", len(dst), want)
+	}
+	return CopyToNaive(Contiguous(src.Elem, src.Shape, dst), src)
+}
+
+// CopyToNaive is the reference copy: an odometer over the multi-index,
+// one element at a time, moving the source's offset and the destination's
+// together. Every fast path is tested against it.
+func CopyToNaive(dst, src View) error {
+	if err := checkCopyTo(dst, src); err != nil {
 		return err
 	}
 	n := src.Count()
 	if n == 0 {
 		return nil
 	}
+	e := src.Elem
 	idx := make([]int, len(src.Shape))
-	off := src.Offset
+	so, do := src.Offset, dst.Offset
 	for i := 0; i < n; i++ {
-		copy(dst[i*src.Elem:(i+1)*src.Elem], src.Data[off*src.Elem:(off+1)*src.Elem])
+		copy(dst.Data[do*e:(do+1)*e], src.Data[so*e:(so+1)*e])
 		for k := len(idx) - 1; k >= 0; k-- {
 			idx[k]++
-			off += src.Strides[k]
+			so += src.Strides[k]
+			do += dst.Strides[k]
 			if idx[k] < src.Shape[k] {
 				break
 			}
-			off -= src.Shape[k] * src.Strides[k]
+			so -= src.Shape[k] * src.Strides[k]
+			do -= src.Shape[k] * dst.Strides[k]
 			idx[k] = 0
 		}
 	}
@@ -77,19 +169,23 @@ func CopyNaive(dst []byte, src View) error {
 }
 
 // Work below this many bytes runs on the calling goroutine: starting threads
-// costs more than it saves.
-var parallelMin = 1 << 18
+// costs more than it saves. Operations without a tuning field use it as it
+// is; the others read Options.tuning().parallelMin.
+const parallelMin = 1 << 18
 
-// run executes the plan on the storage of its view.
+// run executes the plan on the storage of its views.
 func (p *plan) run(dst, src []byte, opt Options) {
 	srcBase := unsafe.Add(unsafe.Pointer(unsafe.SliceData(src)), p.base)
-	p.runAt(unsafe.Pointer(unsafe.SliceData(dst)), srcBase, opt.threads(), opt.Done)
+	dstBase := unsafe.Add(unsafe.Pointer(unsafe.SliceData(dst)), p.dbase)
+	p.runAt(dstBase, srcBase, opt.threads(), opt)
 }
 
 // runAt executes the plan with the source's first element at srcBase and
-// the destination at dstBase. The work items are the outer loops followed by
-// the blocks of rows and cols; chunks of consecutive items go to the threads.
-func (p *plan) runAt(dstBase, srcBase unsafe.Pointer, threads int, done *atomic.Int64) {
+// the destination's at dstBase, on threads goroutines; opt gives the
+// tuning and the progress counter. The work items are the outer loops
+// followed by the blocks of rows and cols; chunks of consecutive items go to
+// the threads.
+func (p *plan) runAt(dstBase, srcBase unsafe.Pointer, threads int, opt Options) {
 	if p.bytes == 0 {
 		return
 	}
@@ -104,7 +200,7 @@ func (p *plan) runAt(dstBase, srcBase unsafe.Pointer, threads int, done *atomic.
 		items *= l.n
 		shape[k] = l.n
 	}
-	if p.cost() < parallelMin || items == 1 {
+	if p.cost() < opt.tuning().parallelMin || items == 1 {
 		threads = 1
 	}
 	calc := NewOffsetCalculator(shape, srcSteps(loops), dstSteps(loops))
@@ -120,8 +216,8 @@ func (p *plan) runAt(dstBase, srcBase unsafe.Pointer, threads int, done *atomic.
 			body(unsafe.Add(dstBase, do), unsafe.Add(srcBase, so), rows, cols)
 			so, do = advance(loops, idx, so, do)
 		}
-		if done != nil {
-			done.Add(int64((hi - lo) * (p.bytes / items)))
+		if opt.Done != nil {
+			opt.Done.Add(int64((hi - lo) * (p.bytes / items)))
 		}
 	})
 }
@@ -189,8 +285,11 @@ type blockFunc func(dst, src unsafe.Pointer, rows, cols loop)
 
 // body picks the kernel for the plan's element size.
 func (p *plan) body() blockFunc {
-	if p.kernel == kernelRuns {
+	switch p.kernel {
+	case kernelRuns:
 		return copyRuns
+	case kernelScatter:
+		return p.scatterBody()
 	}
 	switch p.elem {
 	case 1:
@@ -240,6 +339,44 @@ func copyStrided[E any](dst, src unsafe.Pointer, rows, cols loop) {
 		s := unsafe.Add(src, i*rows.src)
 		for j := range d {
 			d[j] = *(*E)(unsafe.Add(s, j*cols.src))
+		}
+	}
+}
+
+// scatterBody picks the kernelScatter loop for the plan's element size.
+func (p *plan) scatterBody() blockFunc {
+	switch p.elem {
+	case 1:
+		return copyScatter[uint8]
+	case 2:
+		return copyScatter[uint16]
+	case 4:
+		return copyScatter[uint32]
+	case 8:
+		return copyScatter[uint64]
+	case 16:
+		return copyScatter[[2]uint64]
+	}
+	elem := p.elem
+	return func(dst, src unsafe.Pointer, rows, cols loop) {
+		for i := 0; i < rows.n; i++ {
+			d, s := unsafe.Add(dst, i*rows.dst), unsafe.Add(src, i*rows.src)
+			for j := 0; j < cols.n; j++ {
+				copy(unsafe.Slice((*byte)(unsafe.Add(d, j*cols.dst)), elem), unsafe.Slice((*byte)(unsafe.Add(s, j*cols.src)), elem))
+			}
+		}
+	}
+}
+
+// copyScatter copies a rows.n × cols.n block of elements of type E with
+// byte steps on both sides. It equals
+//
+//	for i := range rows.n { for j := range cols.n { dst[i*rows.dst + j*cols.dst] = src[i*rows.src + j*cols.src] } }
+func copyScatter[E any](dst, src unsafe.Pointer, rows, cols loop) {
+	for i := 0; i < rows.n; i++ {
+		d, s := unsafe.Add(dst, i*rows.dst), unsafe.Add(src, i*rows.src)
+		for j := 0; j < cols.n; j++ {
+			*(*E)(unsafe.Add(d, j*cols.dst)) = *(*E)(unsafe.Add(s, j*cols.src))
 		}
 	}
 }

@@ -3,6 +3,7 @@ package ops
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"testing"
 )
@@ -100,9 +101,8 @@ func describe(v View) string {
 }
 
 func TestCopyMatchesNaive(t *testing.T) {
-	old := parallelMin
-	parallelMin = 0 // exercise chunking on small arrays too
-	t.Cleanup(func() { parallelMin = old })
+	t.Parallel()
+	eager := eagerTuning()
 	r := rand.New(rand.NewPCG(1, 2))
 	for i := 0; i < 3000; i++ {
 		v := randomView(r)
@@ -114,7 +114,7 @@ func TestCopyMatchesNaive(t *testing.T) {
 				t.Fatalf("naive: %v", err)
 			}
 			gotBuf, got := guarded(n)
-			if err := Copy(got, v, Options{Threads: threads}); err != nil {
+			if err := Copy(got, v, Options{tune: eager, Threads: threads}); err != nil {
 				t.Fatalf("copy: %v", err)
 			}
 			checkGuards(t, gotBuf, n)
@@ -186,26 +186,26 @@ func TestPlanShapes(t *testing.T) {
 	// dropping size-1 axes it is (4,784) swapped with a 12-element run.
 	v := Contiguous(4, []int{1, 784, 1, 4, 12}, make([]byte, 784*4*12*4)).Permute([]int{2, 0, 3, 1, 4})
 	dst := make([]byte, len(v.Data))
-	p := makePlan(v, unsafePtr(dst))
+	p := makePlan(Contiguous(v.Elem, v.Shape, dst), v)
 	if p.kernel != kernelRuns || p.cols.n != 48 || p.rows.n != 784 || len(p.outer) != 1 || p.outer[0].n != 4 {
 		t.Fatalf("plan for 0-2-1-3: %+v", p)
 	}
 	// A 2-D transpose tiles: rows is the source-contiguous axis.
 	v = Contiguous(4, []int{100, 200}, make([]byte, 100*200*4)).Permute([]int{1, 0})
-	p = makePlan(v, unsafePtr(make([]byte, 100*200*4)))
+	p = makePlan(Contiguous(v.Elem, v.Shape, make([]byte, 100*200*4)), v)
 	if p.kernel != kernelStrided || p.rows.src != 4 || p.rb != tileEdge(4) || len(p.outer) != 0 {
 		t.Fatalf("plan for 2-D transpose: %+v", p)
 	}
 	// (N, M, 2) float32 with the first two axes swapped: the 8-byte pairs
 	// become one element.
 	v = Contiguous(4, []int{50, 60, 2}, make([]byte, 50*60*2*4)).Permute([]int{1, 0, 2})
-	p = makePlan(v, unsafePtr(make([]byte, 50*60*2*4)))
+	p = makePlan(Contiguous(v.Elem, v.Shape, make([]byte, 50*60*2*4)), v)
 	if p.elem != 8 || p.kernel != kernelStrided {
 		t.Fatalf("plan did not widen: %+v", p)
 	}
 	// A C-contiguous view is one run.
 	v = Contiguous(2, []int{3, 4, 5}, make([]byte, 120))
-	p = makePlan(v, unsafePtr(make([]byte, 120)))
+	p = makePlan(Contiguous(v.Elem, v.Shape, make([]byte, 120)), v)
 	if p.kernel != kernelRuns || p.cols.n != 120 || p.rows.n != 1 || len(p.outer) != 0 {
 		t.Fatalf("plan for contiguous: %+v", p)
 	}
@@ -246,9 +246,8 @@ func TestNormalizePerm(t *testing.T) {
 // TestTiledTransposeEdges covers several full tiles plus ragged edges on
 // both axes, and a batch axis, for every element size.
 func TestTiledTransposeEdges(t *testing.T) {
-	old := parallelMin
-	parallelMin = 0
-	t.Cleanup(func() { parallelMin = old })
+	t.Parallel()
+	eager := eagerTuning()
 	for _, elem := range []int{1, 2, 4, 8, 16} {
 		for _, shape := range [][]int{{300, 261}, {3, 129, 257}, {257, 2, 131}} {
 			n := Count(shape) * elem
@@ -270,7 +269,7 @@ func TestTiledTransposeEdges(t *testing.T) {
 					t.Fatal(err)
 				}
 				buf, got := guarded(n)
-				if err := Copy(got, v, Options{Threads: 3}); err != nil {
+				if err := Copy(got, v, Options{tune: eager, Threads: 3}); err != nil {
 					t.Fatal(err)
 				}
 				checkGuards(t, buf, n)
@@ -282,9 +281,18 @@ func TestTiledTransposeEdges(t *testing.T) {
 	}
 }
 
-// TestCopyAtMatchesNaive reads random views through an io.ReaderAt, as the
+// readerAt is ReadRuns reading through r, as cmd's pread path does.
+func readerAt(r io.ReaderAt) func([]byte, int64) error {
+	return func(part []byte, off int64) error {
+		_, err := r.ReadAt(part, off)
+		return err
+	}
+}
+
+// TestReadRunsMatchesNaive reads random views through an io.ReaderAt, as the
 // pread path for files does.
-func TestCopyAtMatchesNaive(t *testing.T) {
+func TestReadRunsMatchesNaive(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(13, 14))
 	for i := 0; i < 2000; i++ {
 		v := randomView(r)
@@ -297,18 +305,23 @@ func TestCopyAtMatchesNaive(t *testing.T) {
 		storage := bytes.NewReader(v.Data)
 		size := int64(len(v.Data))
 		v.Data = nil
-		if err := CopyAt(got, v, storage, size, Options{Threads: 1 + r.IntN(3)}); err != nil {
+		if err := ReadRuns(got, v, size, Options{Threads: 1 + r.IntN(3)}, readerAt(storage)); err != nil {
 			t.Fatalf("%d %s: %v", i, describe(v), err)
 		}
 		checkGuards(t, buf, n)
 		if !bytes.Equal(got, want) {
-			t.Fatalf("%d %s: CopyAt differs from the naive odometer", i, describe(v))
+			t.Fatalf("%d %s: ReadRuns differs from the naive odometer", i, describe(v))
 		}
 	}
 	// A view past the storage is refused before any read.
 	v := View{Elem: 4, Shape: []int{3}, Strides: []int{2}}
-	if err := CopyAt(make([]byte, 12), v, bytes.NewReader(make([]byte, 16)), 16, Options{}); err == nil {
-		t.Fatal("CopyAt accepted a view past its storage")
+	if err := ReadRuns(make([]byte, 12), v, 16, Options{}, readerAt(bytes.NewReader(make([]byte, 16)))); err == nil {
+		t.Fatal("ReadRuns accepted a view past its storage")
+	}
+	// A failed read is returned.
+	v = View{Elem: 4, Shape: []int{3}, Strides: []int{1}}
+	if err := ReadRuns(make([]byte, 12), v, 16, Options{}, readerAt(bytes.NewReader(make([]byte, 8)))); err == nil {
+		t.Fatal("ReadRuns hid a short read")
 	}
 	// A diagonal of a wide matrix prefers reads; a contiguous block does not.
 	m := Contiguous(4, []int{4096, 4096}, nil)
@@ -347,4 +360,12 @@ func TestContiguity(t *testing.T) {
 			t.Errorf("shape %v strides %v: C %v F %v, want C %v F %v", tc.shape, tc.strides, c, f, tc.c, tc.f)
 		}
 	}
+}
+
+// eagerTuning is the default tuning with every size worth threads, so
+// small test inputs exercise the chunking.
+func eagerTuning() *tuning {
+	t := defaultTuning()
+	t.parallelMin = 0
+	return &t
 }

@@ -65,9 +65,8 @@ func takeAlongNaive(v View, axis int, idxShape []int, idx []int) []byte {
 }
 
 func TestTakeMatchesNaive(t *testing.T) {
-	old := parallelMin
-	parallelMin = 0
-	t.Cleanup(func() { parallelMin = old })
+	t.Parallel()
+	eager := eagerTuning()
 	r := rand.New(rand.NewPCG(5, 6))
 	for i := 0; i < 3000; i++ {
 		v := randomView(r)
@@ -91,7 +90,7 @@ func TestTakeMatchesNaive(t *testing.T) {
 		t.Run(fmt.Sprintf("%d/%s/axis=%d/idx=%v", i, describe(v), axis, idxShape), func(t *testing.T) {
 			want := takeNaive(v, axis, idxShape, idx)
 			buf, got := guarded(len(want))
-			if err := Take(got, v, axis, idx, Options{Threads: threads}); err != nil {
+			if err := Take(got, v, axis, idx, Options{tune: eager, Threads: threads}); err != nil {
 				t.Fatal(err)
 			}
 			checkGuards(t, buf, len(want))
@@ -103,9 +102,8 @@ func TestTakeMatchesNaive(t *testing.T) {
 }
 
 func TestTakeAlongAxisMatchesNaive(t *testing.T) {
-	old := parallelMin
-	parallelMin = 0
-	t.Cleanup(func() { parallelMin = old })
+	t.Parallel()
+	eager := eagerTuning()
 	r := rand.New(rand.NewPCG(7, 8))
 	for i := 0; i < 3000; i++ {
 		v := randomView(r)
@@ -132,7 +130,7 @@ func TestTakeAlongAxisMatchesNaive(t *testing.T) {
 		t.Run(fmt.Sprintf("%d/%s/axis=%d/idx=%v", i, describe(v), axis, idxShape), func(t *testing.T) {
 			want := takeAlongNaive(v, axis, idxShape, idx)
 			buf, got := guarded(len(want))
-			if err := TakeAlongAxis(got, v, axis, idxShape, idx, Options{Threads: 1 + r.IntN(3)}); err != nil {
+			if err := TakeAlongAxis(got, v, axis, idxShape, idx, Options{tune: eager, Threads: 1 + r.IntN(3)}); err != nil {
 				t.Fatal(err)
 			}
 			checkGuards(t, buf, len(want))
@@ -295,9 +293,8 @@ func TestIndices(t *testing.T) {
 }
 
 func TestTakeFlatMatchesNaive(t *testing.T) {
-	old := parallelMin
-	parallelMin = 0
-	t.Cleanup(func() { parallelMin = old })
+	t.Parallel()
+	eager := eagerTuning()
 	r := rand.New(rand.NewPCG(11, 12))
 	for i := 0; i < 2000; i++ {
 		v := randomView(r)
@@ -318,7 +315,7 @@ func TestTakeFlatMatchesNaive(t *testing.T) {
 			want = append(want, flat[k*v.Elem:(k+1)*v.Elem]...)
 		}
 		buf, got := guarded(len(want))
-		if err := TakeFlat(got, v, idx, Options{Threads: 1 + r.IntN(3)}); err != nil {
+		if err := TakeFlat(got, v, idx, Options{tune: eager, Threads: 1 + r.IntN(3)}); err != nil {
 			t.Fatal(err)
 		}
 		checkGuards(t, buf, len(want))

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"unsafe"
 )
 
 // maxResultDims is NumPy's NPY_MAXDIMS: no result may have more axes.
@@ -506,80 +505,22 @@ func (g *offsetGen) fill(dst []int, start int, idx, pos []int) {
 	}
 }
 
-// gatherBatch is how many broadcast positions get their offsets at once.
-const gatherBatch = 1024
-
 // gather writes the advanced result: out[o, j, i] is the element at
 // outer(o) + offset(j) + inner(i), where outer and inner are the non-advanced
 // axes before and after the broadcast block and offset(j) comes from the
-// index arrays. It is numpy.take generalised from one axis's indices to the
-// offsets of several broadcast index arrays, on the same kernels: a gather
-// loop when each block is one element, the copy planner's kernels replayed
-// at every offset otherwise.
+// index arrays (see gatherBlocks).
 func (x *Indexing) gather(dst []byte, opt Options) error {
 	v, g := x.view, x.gen
-	outer := View{Elem: v.Elem, Shape: v.Shape[:x.pre], Strides: v.Strides[:x.pre]}
-	inner := View{Elem: v.Elem, Shape: v.Shape[x.pre:], Strides: v.Strides[x.pre:], Data: v.Data}
-	no, nb, ni := outer.Count(), g.count, inner.Count()
-	if want := no * nb * ni * v.Elem; len(dst) != want {
+	if want := v.Count() * g.count * v.Elem; len(dst) != want {
 		return fmt.Errorf("destination holds %d bytes, the indexing writes %d", len(dst), want)
 	}
-	if len(dst) == 0 {
-		return nil
-	}
-	ocalc := NewOffsetCalculator(outer.Shape, byteStrides(outer))
-	srcBase := unsafe.Add(unsafe.Pointer(unsafe.SliceData(v.Data)), v.Offset*v.Elem)
-	dstBase := unsafe.Pointer(unsafe.SliceData(dst))
-	threads := opt.threads()
-	if len(dst) < parallelMin {
-		threads = 1
-	}
-
-	if ni == 1 {
-		// One element per offset: the gather loop over batches of offsets.
-		kernel := pickGather(v.Elem)
-		batches := ceilDiv(nb, gatherBatch)
-		parallel(no*batches, threads, func(lo, hi int) {
-			oidx := make([]int, len(outer.Shape))
-			idx, pos := make([]int, len(g.shape)), make([]int, len(g.offs))
-			offs := make([]int, gatherBatch)
-			for it := lo; it < hi; it++ {
-				o, b := it/batches, it%batches
-				j := b * gatherBatch
-				n := min(gatherBatch, nb-j)
-				ooff, _ := ocalc.Index(o, oidx)
-				g.fill(offs[:n], j, idx, pos)
-				kernel(unsafe.Add(dstBase, (o*nb+j)*v.Elem), unsafe.Add(srcBase, ooff), offs[:n], 1)
-			}
-			if opt.Done != nil {
-				opt.Done.Add(int64((hi - lo) * (len(dst) / (no * batches))))
-			}
-		})
-		return nil
-	}
-
-	p := makePlan(inner, dstBase)
-	block := ni * v.Elem
-	items := no * nb
-	blockThreads := 1
-	if items < 4*threads {
-		blockThreads, threads = threads, 1
-	}
-	parallel(items, threads, func(lo, hi int) {
-		oidx := make([]int, len(outer.Shape))
+	at := func() blockCursor {
 		idx, pos := make([]int, len(g.shape)), make([]int, len(g.offs))
-		offs := make([]int, gatherBatch)
-		for it := lo; it < hi; {
-			o, j := it/nb, it%nb
-			n := min(gatherBatch, nb-j, hi-it)
-			ooff, _ := ocalc.Index(o, oidx)
-			g.fill(offs[:n], j, idx, pos)
-			for k := 0; k < n; k++ {
-				src := unsafe.Add(srcBase, ooff+offs[k]+p.base)
-				p.runAt(unsafe.Add(dstBase, (it+k)*block), src, blockThreads, opt.Done)
-			}
-			it += n
+		return func(buf []int, start, n int) ([]int, int) {
+			g.fill(buf[:n], start, idx, pos)
+			return buf[:n], 1
 		}
-	})
+	}
+	gatherBlocks(dst, v, x.pre, g.count, at, opt)
 	return nil
 }
