@@ -369,3 +369,98 @@ func eagerTuning() *tuning {
 	t.parallelMin = 0
 	return &t
 }
+
+// randomDest is a destination view of shape for elem-byte elements that
+// writes each element once: axes laid out in a random order, some with
+// gaps, some reversed, at a random offset in storage poisoned with 0xA5.
+func randomDest(r *rand.Rand, elem int, shape []int) View {
+	v := View{Elem: elem, Shape: shape, Strides: make([]int, len(shape))}
+	step := 1 + r.IntN(2)
+	for _, k := range r.Perm(len(shape)) {
+		v.Strides[k] = step
+		step *= max(shape[k], 1) * []int{1, 1, 1, 2, 3}[r.IntN(5)]
+	}
+	lo, hi := 0, 0
+	for k, n := range shape {
+		if r.IntN(4) == 0 {
+			v.Strides[k] = -v.Strides[k]
+		}
+		if n > 0 {
+			if s := (n - 1) * v.Strides[k]; s > 0 {
+				hi += s
+			} else {
+				lo += s
+			}
+		}
+	}
+	v.Offset = -lo + r.IntN(3)
+	v.Data = bytes.Repeat([]byte{0xA5}, (v.Offset+hi+1+r.IntN(3))*elem)
+	return v
+}
+
+// TestCopyToMatchesNaive copies random views into random strided
+// destinations and compares the whole destination storage, gaps included,
+// with the naive odometer's.
+func TestCopyToMatchesNaive(t *testing.T) {
+	t.Parallel()
+	eager := eagerTuning()
+	r := rand.New(rand.NewPCG(21, 22))
+	for i := 0; i < 3000; i++ {
+		v := randomView(r)
+		want := randomDest(r, v.Elem, v.Shape)
+		got := want
+		got.Data = bytes.Clone(want.Data)
+		threads := 1 + r.IntN(4)
+		t.Run(fmt.Sprintf("%d/%s/to=%v%+d/t%d", i, describe(v), got.Strides, got.Offset, threads), func(t *testing.T) {
+			if err := CopyToNaive(want, v); err != nil {
+				t.Fatalf("naive: %v", err)
+			}
+			if err := CopyTo(got, v, Options{tune: eager, Threads: threads}); err != nil {
+				t.Fatalf("copy: %v", err)
+			}
+			if !bytes.Equal(got.Data, want.Data) {
+				t.Fatalf("copy differs from the naive odometer")
+			}
+		})
+	}
+}
+
+// TestCopyToRefuses checks that CopyTo names each destination it cannot
+// write: wrong shape or element size, out of bounds, writing an element
+// twice, sharing the source's storage.
+func TestCopyToRefuses(t *testing.T) {
+	t.Parallel()
+	store := make([]byte, 64)
+	src := Contiguous(4, []int{3, 4}, store[:48])
+	buf := make([]byte, 200)
+	cases := []struct {
+		name string
+		dst  View
+	}{
+		{"shape", Contiguous(4, []int{4, 3}, buf[:48])},
+		{"elem", Contiguous(2, []int{3, 4}, buf[:24])},
+		{"bounds", Contiguous(4, []int{3, 4}, buf[:40])},
+		{"broadcast", View{Elem: 4, Shape: []int{3, 4}, Strides: []int{0, 1}, Data: buf}},
+		{"interleaved", View{Elem: 4, Shape: []int{3, 4}, Strides: []int{2, 1}, Data: buf}},
+		{"source", src},
+		{"inside source", Contiguous(4, []int{3, 4}, store[8:56])},
+	}
+	for _, c := range cases {
+		if err := CopyTo(c.dst, src, Options{}); err == nil {
+			t.Errorf("%s: CopyTo accepted %s", c.name, describe(c.dst))
+		} else {
+			t.Logf("%s: %v", c.name, err)
+		}
+	}
+	// Disjoint slices of one buffer are fine: the halves of a concatenation.
+	out := make([]byte, 96)
+	left := View{Elem: 4, Shape: []int{3, 4}, Strides: []int{8, 1}, Data: out}
+	right := left
+	right.Offset = 4
+	if err := CopyTo(left, src, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := CopyTo(right, src, Options{}); err != nil {
+		t.Fatal(err)
+	}
+}
