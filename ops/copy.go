@@ -31,7 +31,6 @@ type tuning struct {
 	blockBytes      int // bound on a block of strided strips' buffers; 0: no blocks
 	radixMin        int // shorter inputs are insertion-sorted
 	msdMin          int // inputs this long take a most-significant-digit pass first
-	wideMin         int // the least input the wide MSD split takes
 	wideBucket      int // the most bytes of records the wide split leaves in a bucket
 	packLimit       int // the most bits a key and a position may share in one word
 	inPlaceMin      int // the shortest strip sorted inside its output
@@ -46,7 +45,6 @@ func defaultTuning() tuning {
 		blockBytes:      4 << 20,
 		radixMin:        64,
 		msdMin:          1 << 19,
-		wideMin:         1 << 20,
 		wideBucket:      256 << 10,
 		packLimit:       64,
 		inPlaceMin:      1 << 16,
@@ -189,25 +187,14 @@ func (p *plan) runAt(dstBase, srcBase unsafe.Pointer, threads int, opt Options) 
 	if p.bytes == 0 {
 		return
 	}
-	loops := make([]loop, 0, len(p.outer)+2)
-	loops = append(loops, p.outer...)
-	loops = append(loops,
-		loop{n: ceilDiv(p.rows.n, p.rb), src: p.rb * p.rows.src, dst: p.rb * p.rows.dst},
-		loop{n: ceilDiv(p.cols.n, p.cb), src: p.cb * p.cols.src, dst: p.cb * p.cols.dst})
-	items := 1
-	shape := make([]int, len(loops))
-	for k, l := range loops {
-		items *= l.n
-		shape[k] = l.n
-	}
-	if p.cost() < opt.tuning().parallelMin || items == 1 {
+	if p.cost() < opt.tuning().parallelMin || p.items == 1 {
 		threads = 1
 	}
-	calc := NewOffsetCalculator(shape, srcSteps(loops), dstSteps(loops))
-	parallel(items, threads, func(lo, hi int) {
+	loops := p.work
+	parallel(p.items, threads, func(lo, hi int) {
 		body := p.body()
 		idx := make([]int, len(loops))
-		so, do := calc.Index(lo, idx)
+		so, do := p.calc.Index(lo, idx)
 		nr, nc := len(loops)-2, len(loops)-1
 		for i := lo; i < hi; i++ {
 			rows, cols := p.rows, p.cols
@@ -217,9 +204,28 @@ func (p *plan) runAt(dstBase, srcBase unsafe.Pointer, threads int, opt Options) 
 			so, do = advance(loops, idx, so, do)
 		}
 		if opt.Done != nil {
-			opt.Done.Add(int64((hi - lo) * (p.bytes / items)))
+			opt.Done.Add(int64((hi - lo) * (p.bytes / p.items)))
 		}
 	})
+}
+
+// prepare sets the plan's work items, the outer loops followed by the
+// blocks of rows and cols, and their offset calculator, once for every run
+// (a gather replays one plan per block).
+func (p *plan) prepare() {
+	loops := make([]loop, 0, len(p.outer)+2)
+	loops = append(loops, p.outer...)
+	loops = append(loops,
+		loop{n: ceilDiv(p.rows.n, p.rb), src: p.rb * p.rows.src, dst: p.rb * p.rows.dst},
+		loop{n: ceilDiv(p.cols.n, p.cb), src: p.cb * p.cols.src, dst: p.cb * p.cols.dst})
+	p.items = 1
+	shape := make([]int, len(loops))
+	for k, l := range loops {
+		p.items *= l.n
+		shape[k] = l.n
+	}
+	p.work = loops
+	p.calc = NewOffsetCalculator(shape, srcSteps(loops), dstSteps(loops))
 }
 
 // pageSize is the smallest unit a memory-mapped source is read in.

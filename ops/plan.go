@@ -55,6 +55,10 @@ type plan struct {
 	// Block sizes along rows and cols: the kernel sees at most rb × cb.
 	rb, cb int
 	bytes  int // total bytes written
+
+	work  []loop           // the work items: outer, then blocks of rows and cols
+	items int              // how many
+	calc  OffsetCalculator // each item's offsets on both sides
 }
 
 // Tile edge, in elements, for the blocked transpose.
@@ -123,6 +127,7 @@ func makePlan(dst, src View) plan {
 	p.rb = max(1, min(p.rb, p.rows.n))
 	p.cb = max(1, min(p.cb, p.cols.n))
 	p.outer = axes
+	p.prepare()
 	return p
 }
 

@@ -972,11 +972,13 @@ func BenchmarkSlice(b *testing.B) {
 		dst := make([]byte, Count(x.Shape)*4)
 		b.Run(expr, func(b *testing.B) {
 			b.SetBytes(int64(len(dst)))
+			done := cpuTime(b)
 			for i := 0; i < b.N; i++ {
 				if err := x.Write(dst, Options{}); err != nil {
 					b.Fatal(err)
 				}
 			}
+			done()
 		})
 	}
 }

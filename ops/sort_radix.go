@@ -64,10 +64,7 @@ type radixScratch struct {
 
 // radix is a stable radix sort with 8-bit digits over records of type R
 // whose kernels X count, move and insertion-sort them. Digit d of a record
-// is the byte at bit shift+8d of its key. Inputs of at least t.msdMin
-// records take a most-significant-digit pass first: its buckets are small
-// enough for the cache, so the remaining passes run there instead of
-// streaming the whole input through memory.
+// is the byte at bit shift+8d of its key.
 type radix[R any, X kernels[R]] struct {
 	shift uint
 	x     X
@@ -137,12 +134,12 @@ func (recKernels) scatterWide(dst, src []rec128, off []int, shift uint, mask uin
 // sort sorts a by its low digits, with b (same length) as scratch; the
 // result ends in b when toB is set, else in a.
 //
-// One pass counts all digits (the counts do not depend on the order), so
-// digits that are the same in every record cost nothing. Short inputs are
-// insertion-sorted; inputs below t.msdMin are sorted least significant digit
-// first, one stable scattering pass per digit; larger ones are scattered by
-// their highest varying digit into buckets, each then sorted the same way
-// on its own, in parallel when threads > 1.
+// Short inputs are insertion-sorted. Inputs of t.msdMin records or more
+// take sortWide's most-significant-digit pass first, which leaves buckets
+// small enough for the cache. The rest are sorted least significant digit
+// first, one stable scattering pass per digit, split between threads when
+// there are several. One pass counts all digits (the counts do not depend
+// on the order), so digits that are the same in every record cost nothing.
 func (r *radix[R, X]) sort(a, b []R, toB bool, digits, threads int, sc *radixScratch) {
 	n := len(a)
 	if n < r.t.radixMin {
@@ -152,12 +149,12 @@ func (r *radix[R, X]) sort(a, b []R, toB bool, digits, threads int, sc *radixScr
 		}
 		return
 	}
-	if n >= r.t.wideMin && digits >= 2 {
+	if n >= r.t.msdMin && digits >= 2 {
 		r.sortWide(a, b, toB, digits, threads) // a copy of r, as below
 		return
 	}
 	if threads > 1 {
-		r.sortParallel(a, b, toB, digits, threads, sc) // a copy of r: its closures must not make r escape
+		r.sortParallel(a, b, toB, digits, threads) // a copy of r: its closures must not make r escape
 		return
 	}
 	if sc == nil {
@@ -175,18 +172,6 @@ func (r *radix[R, X]) sort(a, b []R, toB bool, digits, threads int, sc *radixScr
 		}
 		return
 	}
-	if n >= r.t.msdMin && h > 0 && splits(&c[h], n) {
-		start := offsets(&c[h])
-		sc.off = start
-		r.x.scatter(b, a, &sc.off, r.shift+8*uint(h))
-		end := sc.off
-		for k := range start {
-			if lo, hi := start[k], end[k]; hi > lo {
-				r.sort(b[lo:hi], a[lo:hi], !toB, h, 1, sc)
-			}
-		}
-		return
-	}
 	src, dst := a, b
 	for d := 0; d <= h; d++ {
 		if constantDigit(&c[d], n) {
@@ -201,12 +186,11 @@ func (r *radix[R, X]) sort(a, b []R, toB bool, digits, threads int, sc *radixScr
 	}
 }
 
-// sortParallel is sort with threads: each thread counts and scatters a
-// chunk of the input, its records of each digit value placed after the
-// earlier chunks' records of that value, so the pass stays stable. The
-// buckets of the most significant pass are then sorted in parallel, the
-// large ones one after another with every thread.
-func (r radix[R, X]) sortParallel(a, b []R, toB bool, digits, threads int, sc *radixScratch) {
+// sortParallel is the least-significant-digit sort with threads: each
+// thread counts and scatters a chunk of the input, its records of each
+// digit value placed after the earlier chunks' records of that value, so
+// every pass stays stable.
+func (r radix[R, X]) sortParallel(a, b []R, toB bool, digits, threads int) {
 	n := len(a)
 	chunks := threads
 	bound := func(t int) int { return t * n / chunks }
@@ -231,28 +215,7 @@ func (r radix[R, X]) sortParallel(a, b []R, toB bool, digits, threads int, sc *r
 		}
 		return
 	}
-	if h == 0 || !splits(&total[h], n) {
-		r.lsdParallel(a, b, toB, per, &total, h, threads)
-		return
-	}
-	start := offsets(&total[h])
-	offs := make([][256]int, chunks)
-	sum := 0
-	for v := 0; v < 256; v++ {
-		for t := range per {
-			offs[t][v] = sum
-			sum += per[t][h][v]
-		}
-	}
-	parallel(chunks, threads, func(lo, hi int) {
-		for t := lo; t < hi; t++ {
-			r.x.scatter(b, a[bound(t):bound(t+1)], &offs[t], r.shift+8*uint(h))
-		}
-	})
-	ends := make([]int, 257)
-	copy(ends, start[:])
-	ends[256] = n
-	r.sortBuckets(b, a, !toB, ends, h, threads)
+	r.lsdParallel(a, b, toB, per, &total, h, threads)
 }
 
 // sortBuckets sorts each bucket a[start[v]:start[v+1]] by its low digits,
@@ -291,9 +254,11 @@ func (r radix[R, X]) sortBuckets(a, b []R, toB bool, start []int, digits, thread
 // uniform keys need 8, while float keys of normally distributed values
 // have a handful of top bytes (sign and high exponent bits) and need 16,
 // or their buckets would stream through memory pass after pass as a plain
-// LSD sort does. t.wideMin is the least input it takes, and t.wideBucket
+// LSD sort does. t.msdMin is the least input it takes, and t.wideBucket
 // the most bytes of records it aims to leave in one bucket: with the
-// scratch beside it, a bucket that size is sorted inside a core's L2 cache. It needs digits >= 2; a top that is the same in every
+// scratch beside it, a bucket that size is sorted inside a core's L2 cache,
+// so the remaining passes run there instead of streaming the whole input
+// through memory. It needs digits >= 2; a top that is the same in every
 // record is skipped without a scatter.
 func (r radix[R, X]) sortWide(a, b []R, toB bool, digits, threads int) {
 	n := len(a)
@@ -425,18 +390,6 @@ func (r radix[R, X]) lsdParallel(a, b []R, toB bool, per [][8][256]int, total *[
 	if inB := &src[0] == &b[0]; inB != toB {
 		parallelCopy(dst, src, threads)
 	}
-}
-
-// splits reports whether a digit with counts c spreads n records over
-// buckets small enough to make a most-significant pass pay: none holds
-// more than a sixteenth.
-func splits(c *[256]int, n int) bool {
-	for _, k := range c {
-		if k > n/16 {
-			return false
-		}
-	}
-	return true
 }
 
 // parallelCopy is copy(dst, src) split between threads.

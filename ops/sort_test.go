@@ -428,10 +428,9 @@ func TestSortMatchesNaive(t *testing.T) {
 		tn.radixMin = []int{2, 64, 1 << 30}[r.IntN(3)]
 		tn.packLimit = []int{0, 64}[r.IntN(2)]
 		tn.msdMin = []int{tn.radixMin, 128, def.msdMin}[r.IntN(3)]
-		tn.wideMin = []int{tn.radixMin, 128, def.wideMin}[r.IntN(3)]
 		tn.inPlaceMin = []int{0, def.inPlaceMin}[r.IntN(2)]
-		name := fmt.Sprintf("%d/%s/%s/axis=%d/%s/w%d/t%d/radix%d/pack%d/msd%d/wide%d/inplace%d", i, dtypeName(dt.kind, dt.elem, big),
-			describe(v), axis, orderName(ord), which, threads, tn.radixMin, tn.packLimit, tn.msdMin, tn.wideMin, tn.inPlaceMin)
+		name := fmt.Sprintf("%d/%s/%s/axis=%d/%s/w%d/t%d/radix%d/pack%d/msd%d/inplace%d", i, dtypeName(dt.kind, dt.elem, big),
+			describe(v), axis, orderName(ord), which, threads, tn.radixMin, tn.packLimit, tn.msdMin, tn.inPlaceMin)
 		t.Run(name, func(t *testing.T) { checkSort(t, v, axis, ord, which, Options{Threads: threads, tune: &tn}) })
 	}
 }
@@ -616,18 +615,17 @@ func TestRadixPaths(t *testing.T) {
 				continue
 			}
 			for _, threads := range []int{1, 3, 4} {
-				for _, m := range []int{64, 1000, 1 << 19} {
+				for _, m := range []int{64, 1000, 1 << 19, 1 << 62} {
+					// The wide split from several sizes up, with buckets
+					// that fit and that do not; or not at all.
 					tn := def
 					tn.msdMin = m
-					// The wide split on every size, with buckets that fit
-					// and that do not; or not at all.
-					tn.wideMin = []int{m, 1 << 62}[r.IntN(2)]
 					tn.wideBucket = []int{16, 1024, def.wideBucket}[r.IntN(3)]
 					keys := make([]uint64, n)
 					for i := range keys {
 						keys[i] = gen()
 					}
-					t.Run(fmt.Sprintf("%s/n=%d/t%d/msd=%d/wide=%d,%d", name, n, threads, m, tn.wideMin, tn.wideBucket), func(t *testing.T) {
+					t.Run(fmt.Sprintf("%s/n=%d/t%d/msd=%d/bucket=%d", name, n, threads, m, tn.wideBucket), func(t *testing.T) {
 						// Packed words: a 44-bit key above a 20-bit position.
 						words := make([]uint64, n)
 						for i, k := range keys {

@@ -257,7 +257,7 @@ func (v View) Reversed() View {
 // Pieces yields v in pieces of at most limit bytes whose C-order copies,
 // one after the other, are v's C-order copy: a run of indices along one
 // axis with every index of the axes after it, for each index of the axes
-// before it. A piece is a view of the same storage, for Copy or CopyAt,
+// before it. A piece is a view of the same storage, for Copy or ReadRuns,
 // so a result of any size can be written through a bounded buffer. A
 // single element larger than limit is still one piece; an empty or small
 // v is one piece.
