@@ -44,7 +44,7 @@ func defaultTuning() tuning {
 		parallelSortMin: 1 << 16,
 		blockBytes:      4 << 20,
 		radixMin:        64,
-		msdMin:          1 << 19,
+		msdMin:          1 << 20,
 		wideBucket:      256 << 10,
 		packLimit:       64,
 		inPlaceMin:      1 << 16,

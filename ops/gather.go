@@ -73,7 +73,7 @@ func gatherBlocks(dst []byte, v View, pre, nb int, newCursor func() blockCursor,
 		g.threads = 1
 	}
 	if g.inner.Count() == 1 {
-		g.elements(len(dst))
+		g.elements()
 		return
 	}
 	g.blocks(dst)
@@ -93,7 +93,7 @@ type blockGather struct {
 
 // elements gathers blocks of one element: the gather loop over batches of
 // offsets, threads sharing the (outer, batch) pairs.
-func (g *blockGather) elements(bytes int) {
+func (g *blockGather) elements() {
 	elem, nb := g.v.Elem, g.nb
 	kernel := pickGather(elem)
 	no := g.outer.Count()
@@ -101,15 +101,17 @@ func (g *blockGather) elements(bytes int) {
 	parallel(no*batches, g.threads, func(lo, hi int) {
 		oidx := make([]int, len(g.outer.Shape))
 		at, buf := g.newCursor(), make([]int, gatherBatch)
+		moved := 0
 		for it := lo; it < hi; it++ {
 			o, b := it/batches, it%batches
 			j := b * gatherBatch
 			ooff, _ := g.calc.Index(o, oidx)
 			offs, step := at(buf, j, min(gatherBatch, nb-j))
 			kernel(unsafe.Add(g.dstBase, (o*nb+j)*elem), unsafe.Add(g.srcBase, ooff), offs, step)
+			moved += len(offs) * elem
 		}
 		if g.opt.Done != nil {
-			g.opt.Done.Add(int64((hi - lo) * (bytes / (no * batches))))
+			g.opt.Done.Add(int64(moved))
 		}
 	})
 }

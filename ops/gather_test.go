@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -197,6 +198,7 @@ func TestDiagonal(t *testing.T) {
 // TestDiagonalMatchesNaive checks the view against the definition on random
 // n-d arrays: out[..., i] = a[..., i (+offset), ...].
 func TestDiagonalMatchesNaive(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(9, 10))
 	for i := 0; i < 1000; i++ {
 		v := randomView(r)
@@ -366,6 +368,28 @@ func TestParseIndexLiteralPythonGrammar(t *testing.T) {
 			t.Errorf("%q: got %v %v, want an error", in, sh, v)
 		} else if !strings.Contains(err.Error(), "column ") {
 			t.Errorf("%q: error without a column: %v", in, err)
+		}
+	}
+}
+
+// TestTakeProgress checks that Take credits every byte it writes to Done,
+// for blocks of one element (the gather loop, axis 1) and of a contiguous
+// row (axis 0).
+func TestTakeProgress(t *testing.T) {
+	t.Parallel()
+	v := Contiguous(4, []int{64, 300}, make([]byte, 64*300*4))
+	for axis := range 2 {
+		idx := make([]int, 3000)
+		for k := range idx {
+			idx[k] = k * 7 % v.Shape[axis]
+		}
+		dst := make([]byte, Count(TakeShape(v.Shape, axis, []int{len(idx)}))*4)
+		opt := Options{Threads: 2, Done: new(atomic.Int64), tune: eagerTuning()}
+		if err := Take(dst, v, axis, idx, opt); err != nil {
+			t.Fatal(err)
+		}
+		if got := opt.Done.Load(); got != int64(len(dst)) {
+			t.Errorf("axis %d: Done = %d, want %d", axis, got, len(dst))
 		}
 	}
 }

@@ -440,6 +440,7 @@ func TestSortMatchesNaive(t *testing.T) {
 // thread, for values alone (sorted as keys) and values with indices, and
 // against the oracle in one order per dtype.
 func TestSortLongStripParallel(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(9, 9))
 	n := 300_000
 	if sortRaceEnabled {
@@ -487,6 +488,7 @@ func TestSortLongStripParallel(t *testing.T) {
 // TestSortKnown pins the order on hand-written cases, including NumPy's own
 // answers for complex NaNs and float16.
 func TestSortKnown(t *testing.T) {
+	t.Parallel()
 	nan := math.NaN()
 	c128 := func(z ...complex128) []byte {
 		b := make([]byte, 16*len(z))
@@ -558,6 +560,7 @@ func TestSortKnown(t *testing.T) {
 }
 
 func TestSortErrorsAndEdges(t *testing.T) {
+	t.Parallel()
 	f4 := Order{Kind: 'f'}
 	if err := Sort(make([]byte, 4), nil, Contiguous(4, []int{}, make([]byte, 4)), 0, f4, Options{}); err == nil ||
 		err.Error() != "axis 0 is out of bounds for array of dimension 0" {
