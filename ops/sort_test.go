@@ -688,3 +688,31 @@ func FuzzSort(f *testing.F) {
 		checkSort(t, v, axis, ord, 3, Options{Threads: 1 + int(flags>>6)})
 	})
 }
+
+// TestSortScratch pins SortScratch to the estimates it gave before it read
+// Sort's sortPlan, over one-strip, many-strip, packed, record and complex
+// sorts, and the cases it answers 0.
+func TestSortScratch(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		shape               []int
+		axis, elem, threads int
+		kind                byte
+		idx                 bool
+		want                int64
+	}{
+		{[]int{1000}, 0, 4, 1, 'f', false, 4730592},
+		{[]int{1048576}, 0, 4, 4, 'f', true, 23068672},
+		{[]int{1048576}, 0, 8, 4, 'i', true, 39845888},
+		{[]int{4096, 4096}, 1, 4, 2, 'f', false, 9535488},
+		{[]int{4096, 4096}, 0, 16, 2, 'c', true, 9764864},
+		{[]int{3, 100000}, 1, 2, 8, 'u', true, 9988608},
+		{[]int{0, 5}, 1, 4, 2, 'f', true, 0},
+		{[]int{7, 9}, 2, 4, 2, 'f', true, 0},
+	} {
+		got := SortScratch(c.shape, c.axis, c.elem, c.kind, c.idx, Options{Threads: c.threads})
+		if got != c.want {
+			t.Errorf("SortScratch(%v, axis %d, %c%d, idx %v, %d threads) = %d, want %d", c.shape, c.axis, c.kind, c.elem, c.idx, c.threads, got, c.want)
+		}
+	}
+}
