@@ -171,7 +171,7 @@ func writeSparse(c *cli.Context, spec string, opt settings, view func(ops.View) 
 		shape, v, fortran := opt.layout(v)
 		return writeOutput(c, in.Dtype, shape, fortran, viewPieces(v, opt, func(dst []byte, p ops.View, done *atomic.Int64) error {
 			opt.Done = done
-			if err := ops.CopyAt(dst, p, r, in.NBytes(), opt.Options); err != nil {
+			if err := copyAt(dst, p, r, in.NBytes(), opt.Options); err != nil {
 				return fmt.Errorf("%s: %w", displayName(spec), err)
 			}
 			return nil

@@ -50,7 +50,7 @@ func Cast(dst []byte, to ElemFormat, src View, from ElemFormat, opt Options) err
 		pieces = append(pieces, p)
 	}
 	threads := opt.threads()
-	if len(dst) < parallelMin {
+	if len(dst) < opt.tuning().parallelMin {
 		threads = 1
 	}
 	starts := make([]int, len(pieces)+1)

@@ -38,7 +38,7 @@ func UniqueConsecutive(v View, f ElemFormat, axis int, opt Options) ([]int, erro
 	row := len(data) / rows
 	equal := rowsEqual(f, row)
 	threads := opt.threads()
-	if len(data) < parallelMin {
+	if len(data) < opt.tuning().parallelMin {
 		threads = 1
 	}
 	chunks := make([][]int, max(1, min(rows, threads*8)))

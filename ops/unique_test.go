@@ -64,9 +64,7 @@ func uniqueNaive(v View, f ElemFormat, axis int) []int {
 // values, NaNs, both zeros), every kind and byte order, with and without an
 // axis, on 1 to 4 threads.
 func TestUniqueConsecutive(t *testing.T) {
-	old := parallelMin
-	parallelMin = 0
-	t.Cleanup(func() { parallelMin = old })
+	t.Parallel()
 	formats := []ElemFormat{{'b', 1, false}, {'i', 1, false}, {'u', 2, true}, {'i', 4, false}, {'i', 8, true},
 		{'f', 2, false}, {'f', 4, true}, {'f', 8, false}, {'c', 8, false}, {'c', 16, true}}
 	r := rand.New(rand.NewPCG(9, 10))
@@ -81,7 +79,7 @@ func TestUniqueConsecutive(t *testing.T) {
 			axis = r.IntN(len(v.Shape))
 		}
 		t.Run(fmt.Sprintf("%d/%c%d/%s/axis%d", i, f.Kind, f.Size, describe(v), axis), func(t *testing.T) {
-			got, err := UniqueConsecutive(v, f, axis, Options{Threads: 1 + r.IntN(4)})
+			got, err := UniqueConsecutive(v, f, axis, Options{Threads: 1 + r.IntN(4), tune: eagerTuning()})
 			empty := false
 			for k, n := range v.Shape {
 				empty = empty || n == 0 && k != axis && axis >= 0
