@@ -37,6 +37,8 @@ var Commands = []*cli.Command{
 	reshapeCommand,
 	uniqueConsecutiveCommand,
 	castCommand,
+	concatCommand,
+	stackCommand,
 	showCommand,
 	statsCommand,
 	toTextCommand,
