@@ -325,6 +325,7 @@ func TestTakeFlatMatchesNaive(t *testing.T) {
 		}
 	}
 }
+
 // TestTakeProgress checks that Take credits every byte it writes to Done,
 // for blocks of one element (the gather loop, axis 1) and of a contiguous
 // row (axis 0).
