@@ -36,7 +36,7 @@ func UniqueConsecutive(v View, f ElemFormat, axis int, opt Options) ([]int, erro
 		return nil, err
 	}
 	row := len(data) / rows
-	equal := rowsEqual(f, row)
+	find := runFinder(data, row, f)
 	threads := opt.threads()
 	if len(data) < opt.tuning().parallelMin {
 		threads = 1
@@ -44,16 +44,63 @@ func UniqueConsecutive(v View, f ElemFormat, axis int, opt Options) ([]int, erro
 	chunks := make([][]int, max(1, min(rows, threads*8)))
 	parallel(len(chunks), threads, func(lo, hi int) {
 		for c := lo; c < hi; c++ {
-			var starts []int
-			for i := max(1, c*rows/len(chunks)); i < (c+1)*rows/len(chunks); i++ {
-				if !equal(data[(i-1)*row:i*row], data[i*row:(i+1)*row]) {
-					starts = append(starts, i)
-				}
-			}
-			chunks[c] = starts
+			chunks[c] = find(max(1, c*rows/len(chunks)), (c+1)*rows/len(chunks))
 		}
 	})
 	return append([]int{0}, slices.Concat(chunks...)...), nil
+}
+
+// runFinder returns a function that lists the rows i in [lo, hi) that
+// differ from row i-1. Rows of one element compare as typed values where
+// the type's == is the rule (integers of either byte order, native floats
+// and complex numbers); anything else goes through rowsEqual.
+func runFinder(data []byte, row int, f ElemFormat) func(lo, hi int) []int {
+	native := !f.BigEndian
+	if row == f.Size {
+		switch {
+		case f.Kind == 'i' || f.Kind == 'u':
+			switch f.Size {
+			case 1:
+				return typedRuns(data)
+			case 2:
+				return typedRuns(as[uint16](data))
+			case 4:
+				return typedRuns(as[uint32](data))
+			case 8:
+				return typedRuns(as[uint64](data))
+			}
+		case f.Kind == 'f' && native && f.Size == 4:
+			return typedRuns(as[float32](data))
+		case f.Kind == 'f' && native && f.Size == 8:
+			return typedRuns(as[float64](data))
+		case f.Kind == 'c' && native && f.Size == 8:
+			return typedRuns(as[complex64](data))
+		case f.Kind == 'c' && native && f.Size == 16:
+			return typedRuns(as[complex128](data))
+		}
+	}
+	equal := rowsEqual(f, row)
+	return func(lo, hi int) []int {
+		var starts []int
+		for i := lo; i < hi; i++ {
+			if !equal(data[(i-1)*row:i*row], data[i*row:(i+1)*row]) {
+				starts = append(starts, i)
+			}
+		}
+		return starts
+	}
+}
+
+func typedRuns[E comparable](x []E) func(lo, hi int) []int {
+	return func(lo, hi int) []int {
+		var starts []int
+		for i := lo; i < hi; i++ {
+			if x[i] != x[i-1] {
+				starts = append(starts, i)
+			}
+		}
+		return starts
+	}
 }
 
 // seq is 0, 1, ..., n-1.
