@@ -41,20 +41,35 @@ func UniqueConsecutive(v View, f ElemFormat, axis int, opt Options) ([]int, erro
 	if len(data) < opt.tuning().parallelMin {
 		threads = 1
 	}
-	chunks := make([][]int, max(1, min(rows, threads*8)))
-	parallel(len(chunks), threads, func(lo, hi int) {
+	// Count each chunk's starts, then write them where they belong: no
+	// slice grows (a run per element is millions of starts).
+	nc := max(1, min(rows, threads*8))
+	at := make([]int, nc+1)
+	span := func(c int) (int, int) { return max(1, c*rows/nc), (c+1) * rows / nc }
+	parallel(nc, threads, func(lo, hi int) {
 		for c := lo; c < hi; c++ {
-			chunks[c] = find(max(1, c*rows/len(chunks)), (c+1)*rows/len(chunks))
+			a, b := span(c)
+			at[c+1] = find(a, b, nil)
 		}
 	})
-	return append([]int{0}, slices.Concat(chunks...)...), nil
+	for c := range nc {
+		at[c+1] += at[c]
+	}
+	starts := make([]int, 1+at[nc])
+	parallel(nc, threads, func(lo, hi int) {
+		for c := lo; c < hi; c++ {
+			a, b := span(c)
+			find(a, b, starts[1+at[c]:1+at[c+1]])
+		}
+	})
+	return starts, nil
 }
 
-// runFinder returns a function that lists the rows i in [lo, hi) that
-// differ from row i-1. Rows of one element compare as typed values where
+// runFinder returns a function that counts the rows i in [lo, hi) that
+// differ from row i-1 and, given out, writes their indices there. Rows of one element compare as typed values where
 // the type's == is the rule (integers of either byte order, native floats
 // and complex numbers); anything else goes through rowsEqual.
-func runFinder(data []byte, row int, f ElemFormat) func(lo, hi int) []int {
+func runFinder(data []byte, row int, f ElemFormat) func(lo, hi int, out []int) int {
 	native := !f.BigEndian
 	if row == f.Size {
 		switch {
@@ -80,26 +95,32 @@ func runFinder(data []byte, row int, f ElemFormat) func(lo, hi int) []int {
 		}
 	}
 	equal := rowsEqual(f, row)
-	return func(lo, hi int) []int {
-		var starts []int
+	return func(lo, hi int, out []int) int {
+		n := 0
 		for i := lo; i < hi; i++ {
 			if !equal(data[(i-1)*row:i*row], data[i*row:(i+1)*row]) {
-				starts = append(starts, i)
+				if out != nil {
+					out[n] = i
+				}
+				n++
 			}
 		}
-		return starts
+		return n
 	}
 }
 
-func typedRuns[E comparable](x []E) func(lo, hi int) []int {
-	return func(lo, hi int) []int {
-		var starts []int
+func typedRuns[E comparable](x []E) func(lo, hi int, out []int) int {
+	return func(lo, hi int, out []int) int {
+		n := 0
 		for i := lo; i < hi; i++ {
 			if x[i] != x[i-1] {
-				starts = append(starts, i)
+				if out != nil {
+					out[n] = i
+				}
+				n++
 			}
 		}
-		return starts
+		return n
 	}
 }
 
