@@ -45,7 +45,7 @@ func UniqueConsecutive(v View, f ElemFormat, axis int, opt Options) ([]int, erro
 	// slice grows (a run per element is millions of starts).
 	nc := max(1, min(rows, threads*8))
 	at := make([]int, nc+1)
-	span := func(c int) (int, int) { return max(1, c*rows/nc), (c+1) * rows / nc }
+	span := func(c int) (int, int) { return max(1, c*rows/nc), (c + 1) * rows / nc }
 	parallel(nc, threads, func(lo, hi int) {
 		for c := lo; c < hi; c++ {
 			a, b := span(c)
