@@ -184,7 +184,7 @@ func writeSparse(c *cli.Context, spec string, opt settings, view func(ops.View) 
 	if _, onCPU := opt.eng.(cpu); onCPU && r != nil && ops.PreferReadAt(v) {
 		shape, v, fortran := opt.layout(v)
 		return writeOutput(c, opt, in.Dtype, shape, fortran, viewPieces(v, opt, func(dst []byte, p ops.View, o ops.Options) error {
-			if err := ops.CopyAt(dst, p, r, in.NBytes(), o); err != nil {
+			if err := copyAt(dst, p, r, in.NBytes(), o); err != nil {
 				return fmt.Errorf("%s: %w", displayName(spec), err)
 			}
 			return nil

@@ -47,6 +47,8 @@ var Commands = []*cli.Command{
 	reshapeCommand,
 	uniqueConsecutiveCommand,
 	castCommand,
+	concatCommand,
+	stackCommand,
 	showCommand,
 	statsCommand,
 	toTextCommand,

@@ -347,6 +347,8 @@ func (s *script) build(c *cli.Context) error {
 		}
 	case "unique-consecutive":
 		return s.uniqueConsecutive(c)
+	case "concat", "stack":
+		return s.join(c, name == "stack")
 	case "cast":
 		return s.cast(c)
 	case "gather":

@@ -42,11 +42,13 @@ func BenchmarkTranspose(b *testing.B) {
 		})
 		b.Run("strider/"+c.name, func(b *testing.B) {
 			b.SetBytes(int64(n))
+			done := cpuTime(b)
 			for b.Loop() {
 				if err := Copy(dst, v, Options{}); err != nil {
 					b.Fatal(err)
 				}
 			}
+			done()
 			b.StopTimer()
 			if n <= 64<<20 {
 				want := make([]byte, n)
@@ -100,11 +102,13 @@ func BenchmarkGather(b *testing.B) {
 	for _, axis := range []int{0, 1} {
 		b.Run(fmt.Sprintf("take/axis=%d", axis), func(b *testing.B) {
 			b.SetBytes(int64(len(out)))
+			done := cpuTime(b)
 			for b.Loop() {
 				if err := Take(out, v, axis, idx, Options{}); err != nil {
 					b.Fatal(err)
 				}
 			}
+			done()
 			b.StopTimer()
 			if want := takeNaive(v, axis, []int{n}, idx); !bytes.Equal(out, want) {
 				b.Fatal("take differs from the naive definition")
@@ -117,10 +121,12 @@ func BenchmarkGather(b *testing.B) {
 	}
 	b.Run("take_along_axis/axis=1", func(b *testing.B) {
 		b.SetBytes(int64(len(out)))
+		done := cpuTime(b)
 		for b.Loop() {
 			if err := TakeAlongAxis(out, v, 1, []int{n, n}, along, Options{}); err != nil {
 				b.Fatal(err)
 			}
 		}
+		done()
 	})
 }

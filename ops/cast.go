@@ -52,7 +52,7 @@ func Cast(dst []byte, to dtype.Dtype, src View, from dtype.Dtype, opt Options) e
 		pieces = append(pieces, p)
 	}
 	threads := opt.threads()
-	if len(dst) < parallelMin {
+	if len(dst) < opt.tuning().parallelMin {
 		threads = 1
 	}
 	starts := make([]int, len(pieces)+1)

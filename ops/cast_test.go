@@ -21,9 +21,7 @@ var castFormats = []dtype.Dtype{{Kind: 'b', Size: 1}, {Kind: 'i', Size: 1}, {Kin
 // same elements gives. (The conversions themselves are checked against
 // NumPy by scripts/parity_cast.py.)
 func TestCastPlumbing(t *testing.T) {
-	old := parallelMin
-	parallelMin = 0
-	t.Cleanup(func() { parallelMin = old })
+	t.Parallel()
 	r := rand.New(rand.NewPCG(11, 12))
 	for i := 0; i < 1500; i++ {
 		from := castFormats[r.IntN(len(castFormats))]
@@ -37,7 +35,7 @@ func TestCastPlumbing(t *testing.T) {
 		t.Run(fmt.Sprintf("%d/%c%d%v-to-%c%d%v/%s", i, from.Kind, from.Size, from.BigEndian(), to.Kind, to.Size, to.BigEndian(), describe(v)), func(t *testing.T) {
 			n := v.Count()
 			got := make([]byte, n*to.Size)
-			if err := Cast(got, to, v, from, Options{Threads: 1 + r.IntN(4)}); err != nil {
+			if err := Cast(got, to, v, from, Options{Threads: 1 + r.IntN(4), tune: eagerTuning()}); err != nil {
 				t.Fatal(err)
 			}
 			// The reference: the elements in C order, little endian, cast

@@ -3,6 +3,7 @@ package ops
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"testing"
 )
@@ -100,9 +101,8 @@ func describe(v View) string {
 }
 
 func TestCopyMatchesNaive(t *testing.T) {
-	old := parallelMin
-	parallelMin = 0 // exercise chunking on small arrays too
-	t.Cleanup(func() { parallelMin = old })
+	t.Parallel()
+	eager := eagerTuning()
 	r := rand.New(rand.NewPCG(1, 2))
 	for i := 0; i < 3000; i++ {
 		v := randomView(r)
@@ -114,7 +114,7 @@ func TestCopyMatchesNaive(t *testing.T) {
 				t.Fatalf("naive: %v", err)
 			}
 			gotBuf, got := guarded(n)
-			if err := Copy(got, v, Options{Threads: threads}); err != nil {
+			if err := Copy(got, v, Options{tune: eager, Threads: threads}); err != nil {
 				t.Fatalf("copy: %v", err)
 			}
 			checkGuards(t, gotBuf, n)
@@ -186,26 +186,26 @@ func TestPlanShapes(t *testing.T) {
 	// dropping size-1 axes it is (4,784) swapped with a 12-element run.
 	v := Contiguous(4, []int{1, 784, 1, 4, 12}, make([]byte, 784*4*12*4)).Permute([]int{2, 0, 3, 1, 4})
 	dst := make([]byte, len(v.Data))
-	p := makePlan(v, unsafePtr(dst))
+	p := makePlan(Contiguous(v.Elem, v.Shape, dst), v)
 	if p.kernel != kernelRuns || p.cols.n != 48 || p.rows.n != 784 || len(p.outer) != 1 || p.outer[0].n != 4 {
 		t.Fatalf("plan for 0-2-1-3: %+v", p)
 	}
 	// A 2-D transpose tiles: rows is the source-contiguous axis.
 	v = Contiguous(4, []int{100, 200}, make([]byte, 100*200*4)).Permute([]int{1, 0})
-	p = makePlan(v, unsafePtr(make([]byte, 100*200*4)))
+	p = makePlan(Contiguous(v.Elem, v.Shape, make([]byte, 100*200*4)), v)
 	if p.kernel != kernelStrided || p.rows.src != 4 || p.rb != tileEdge(4) || len(p.outer) != 0 {
 		t.Fatalf("plan for 2-D transpose: %+v", p)
 	}
 	// (N, M, 2) float32 with the first two axes swapped: the 8-byte pairs
 	// become one element.
 	v = Contiguous(4, []int{50, 60, 2}, make([]byte, 50*60*2*4)).Permute([]int{1, 0, 2})
-	p = makePlan(v, unsafePtr(make([]byte, 50*60*2*4)))
+	p = makePlan(Contiguous(v.Elem, v.Shape, make([]byte, 50*60*2*4)), v)
 	if p.elem != 8 || p.kernel != kernelStrided {
 		t.Fatalf("plan did not widen: %+v", p)
 	}
 	// A C-contiguous view is one run.
 	v = Contiguous(2, []int{3, 4, 5}, make([]byte, 120))
-	p = makePlan(v, unsafePtr(make([]byte, 120)))
+	p = makePlan(Contiguous(v.Elem, v.Shape, make([]byte, 120)), v)
 	if p.kernel != kernelRuns || p.cols.n != 120 || p.rows.n != 1 || len(p.outer) != 0 {
 		t.Fatalf("plan for contiguous: %+v", p)
 	}
@@ -246,9 +246,8 @@ func TestNormalizePerm(t *testing.T) {
 // TestTiledTransposeEdges covers several full tiles plus ragged edges on
 // both axes, and a batch axis, for every element size.
 func TestTiledTransposeEdges(t *testing.T) {
-	old := parallelMin
-	parallelMin = 0
-	t.Cleanup(func() { parallelMin = old })
+	t.Parallel()
+	eager := eagerTuning()
 	for _, elem := range []int{1, 2, 4, 8, 16} {
 		for _, shape := range [][]int{{300, 261}, {3, 129, 257}, {257, 2, 131}} {
 			n := Count(shape) * elem
@@ -270,7 +269,7 @@ func TestTiledTransposeEdges(t *testing.T) {
 					t.Fatal(err)
 				}
 				buf, got := guarded(n)
-				if err := Copy(got, v, Options{Threads: 3}); err != nil {
+				if err := Copy(got, v, Options{tune: eager, Threads: 3}); err != nil {
 					t.Fatal(err)
 				}
 				checkGuards(t, buf, n)
@@ -282,9 +281,18 @@ func TestTiledTransposeEdges(t *testing.T) {
 	}
 }
 
-// TestCopyAtMatchesNaive reads random views through an io.ReaderAt, as the
+// readerAt is ReadRuns reading through r, as cmd's pread path does.
+func readerAt(r io.ReaderAt) func([]byte, int64) error {
+	return func(part []byte, off int64) error {
+		_, err := r.ReadAt(part, off)
+		return err
+	}
+}
+
+// TestReadRunsMatchesNaive reads random views through an io.ReaderAt, as the
 // pread path for files does.
-func TestCopyAtMatchesNaive(t *testing.T) {
+func TestReadRunsMatchesNaive(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(13, 14))
 	for i := 0; i < 2000; i++ {
 		v := randomView(r)
@@ -297,18 +305,23 @@ func TestCopyAtMatchesNaive(t *testing.T) {
 		storage := bytes.NewReader(v.Data)
 		size := int64(len(v.Data))
 		v.Data = nil
-		if err := CopyAt(got, v, storage, size, Options{Threads: 1 + r.IntN(3)}); err != nil {
+		if err := ReadRuns(got, v, size, Options{Threads: 1 + r.IntN(3)}, readerAt(storage)); err != nil {
 			t.Fatalf("%d %s: %v", i, describe(v), err)
 		}
 		checkGuards(t, buf, n)
 		if !bytes.Equal(got, want) {
-			t.Fatalf("%d %s: CopyAt differs from the naive odometer", i, describe(v))
+			t.Fatalf("%d %s: ReadRuns differs from the naive odometer", i, describe(v))
 		}
 	}
 	// A view past the storage is refused before any read.
 	v := View{Elem: 4, Shape: []int{3}, Strides: []int{2}}
-	if err := CopyAt(make([]byte, 12), v, bytes.NewReader(make([]byte, 16)), 16, Options{}); err == nil {
-		t.Fatal("CopyAt accepted a view past its storage")
+	if err := ReadRuns(make([]byte, 12), v, 16, Options{}, readerAt(bytes.NewReader(make([]byte, 16)))); err == nil {
+		t.Fatal("ReadRuns accepted a view past its storage")
+	}
+	// A failed read is returned.
+	v = View{Elem: 4, Shape: []int{3}, Strides: []int{1}}
+	if err := ReadRuns(make([]byte, 12), v, 16, Options{}, readerAt(bytes.NewReader(make([]byte, 8)))); err == nil {
+		t.Fatal("ReadRuns hid a short read")
 	}
 	// A diagonal of a wide matrix prefers reads; a contiguous block does not.
 	m := Contiguous(4, []int{4096, 4096}, nil)
@@ -346,5 +359,108 @@ func TestContiguity(t *testing.T) {
 		if c, f := v.Contiguity(); c != tc.c || f != tc.f {
 			t.Errorf("shape %v strides %v: C %v F %v, want C %v F %v", tc.shape, tc.strides, c, f, tc.c, tc.f)
 		}
+	}
+}
+
+// eagerTuning is the default tuning with every size worth threads, so
+// small test inputs exercise the chunking.
+func eagerTuning() *tuning {
+	t := defaultTuning()
+	t.parallelMin = 0
+	return &t
+}
+
+// randomDest is a destination view of shape for elem-byte elements that
+// writes each element once: axes laid out in a random order, some with
+// gaps, some reversed, at a random offset in storage poisoned with 0xA5.
+func randomDest(r *rand.Rand, elem int, shape []int) View {
+	v := View{Elem: elem, Shape: shape, Strides: make([]int, len(shape))}
+	step := 1 + r.IntN(2)
+	for _, k := range r.Perm(len(shape)) {
+		v.Strides[k] = step
+		step *= max(shape[k], 1) * []int{1, 1, 1, 2, 3}[r.IntN(5)]
+	}
+	lo, hi := 0, 0
+	for k, n := range shape {
+		if r.IntN(4) == 0 {
+			v.Strides[k] = -v.Strides[k]
+		}
+		if n > 0 {
+			if s := (n - 1) * v.Strides[k]; s > 0 {
+				hi += s
+			} else {
+				lo += s
+			}
+		}
+	}
+	v.Offset = -lo + r.IntN(3)
+	v.Data = bytes.Repeat([]byte{0xA5}, (v.Offset+hi+1+r.IntN(3))*elem)
+	return v
+}
+
+// TestCopyToMatchesNaive copies random views into random strided
+// destinations and compares the whole destination storage, gaps included,
+// with the naive odometer's.
+func TestCopyToMatchesNaive(t *testing.T) {
+	t.Parallel()
+	eager := eagerTuning()
+	r := rand.New(rand.NewPCG(21, 22))
+	for i := 0; i < 3000; i++ {
+		v := randomView(r)
+		want := randomDest(r, v.Elem, v.Shape)
+		got := want
+		got.Data = bytes.Clone(want.Data)
+		threads := 1 + r.IntN(4)
+		t.Run(fmt.Sprintf("%d/%s/to=%v%+d/t%d", i, describe(v), got.Strides, got.Offset, threads), func(t *testing.T) {
+			if err := CopyToNaive(want, v); err != nil {
+				t.Fatalf("naive: %v", err)
+			}
+			if err := CopyTo(got, v, Options{tune: eager, Threads: threads}); err != nil {
+				t.Fatalf("copy: %v", err)
+			}
+			if !bytes.Equal(got.Data, want.Data) {
+				t.Fatalf("copy differs from the naive odometer")
+			}
+		})
+	}
+}
+
+// TestCopyToRefuses checks that CopyTo names each destination it cannot
+// write: wrong shape or element size, out of bounds, writing an element
+// twice, sharing the source's storage.
+func TestCopyToRefuses(t *testing.T) {
+	t.Parallel()
+	store := make([]byte, 64)
+	src := Contiguous(4, []int{3, 4}, store[:48])
+	buf := make([]byte, 200)
+	cases := []struct {
+		name string
+		dst  View
+	}{
+		{"shape", Contiguous(4, []int{4, 3}, buf[:48])},
+		{"elem", Contiguous(2, []int{3, 4}, buf[:24])},
+		{"bounds", Contiguous(4, []int{3, 4}, buf[:40])},
+		{"broadcast", View{Elem: 4, Shape: []int{3, 4}, Strides: []int{0, 1}, Data: buf}},
+		{"interleaved", View{Elem: 4, Shape: []int{3, 4}, Strides: []int{2, 1}, Data: buf}},
+		{"source", src},
+		{"inside source", Contiguous(4, []int{3, 4}, store[8:56])},
+	}
+	for _, c := range cases {
+		if err := CopyTo(c.dst, src, Options{}); err == nil {
+			t.Errorf("%s: CopyTo accepted %s", c.name, describe(c.dst))
+		} else {
+			t.Logf("%s: %v", c.name, err)
+		}
+	}
+	// Disjoint slices of one buffer are fine: the halves of a concatenation.
+	out := make([]byte, 96)
+	left := View{Elem: 4, Shape: []int{3, 4}, Strides: []int{8, 1}, Data: out}
+	right := left
+	right.Offset = 4
+	if err := CopyTo(left, src, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := CopyTo(right, src, Options{}); err != nil {
+		t.Fatal(err)
 	}
 }

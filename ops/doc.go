@@ -11,21 +11,52 @@
 //
 // of Data. Views share storage: transposing, taking a diagonal or slicing
 // makes a new View over the same Data and moves no element. Data may be a
-// read-only memory mapping, so ops never writes through a View.
+// read-only memory mapping, so ops writes through no View but the
+// destination a caller hands to CopyTo.
 //
 // # Copies
 //
-// Copy is the one way elements move: it writes the elements of a View into a
-// C-contiguous destination. dst comes first and must not overlap the source
-// storage. Before anything moves, a planner drops size-1 axes, merges axes
-// that move together, widens short contiguous runs into one wider element,
-// and picks a kernel: one memmove, a memmove per contiguous run, a tiled 2-D
-// transpose, or a strided loop. Kernels are chosen by element size (1, 2, 4,
+// CopyTo is the one way elements move: it writes each element of a source
+// View into the element of a destination View at the same multi-index. The
+// destination may be strided, reversed or a slice of a larger array (the
+// pieces of a concatenation or a stack), as long as it writes no element
+// twice and shares no storage with the source; CopyTo refuses it otherwise.
+// Copy is CopyTo into a C-contiguous byte slice. dst comes first. Before
+// anything moves, a planner drops size-1 axes, orders the axes by the
+// destination's steps (a C-contiguous destination keeps its order), turns
+// reversed destination axes around, merges axes that move together on both
+// sides, widens short contiguous runs into one wider element, and picks a
+// kernel: a memmove per run contiguous on both sides, a tiled 2-D transpose
+// or strided loop into a destination contiguous along its last axis, or a
+// strided loop on both sides. Kernels are chosen by element size (1, 2, 4,
 // 8 or 16 bytes), never by dtype, so byte order is carried through untouched.
 //
-// CopyNaive is the odometer the fast paths must equal: it advances the last
-// index and carries into earlier ones, one element at a time. Every fast path
-// is tested against it.
+// CopyToNaive is the odometer the fast paths must equal: it advances the
+// last index and carries into earlier ones, one element at a time, moving
+// the source's and the destination's offsets together (CopyNaive is it with
+// a C-contiguous destination). Every fast path is tested against it.
+//
+// ops does no I/O. A view whose storage is a file read piece by piece is
+// copied by ReadRuns: it plans the copy as Copy does and yields each run,
+// the part of dst it fills and its byte offset in the file, to the caller's
+// read function (cmd reads them with ReadAt).
+//
+// # Gathers
+//
+// Take (numpy.take along an axis) and advanced indexing (Indexing, a[EXPR]
+// with integer or boolean arrays) are one algorithm, gatherBlocks: the
+// output is outer × gathered × inner, each gathered position a byte offset
+// in the source. Blocks of one element use a gather loop over batches of
+// offsets; larger blocks replay one copy plan at every offset.
+//
+// # Tuning
+//
+// The thresholds that choose between paths (when threads pay, when a sort
+// takes a most-significant-digit pass, how large a block of strips may be)
+// are fields of an unexported tuning struct that Options carries; the zero
+// Options runs with defaultTuning. Tests set it per call to send small
+// inputs down every path, so they run in parallel. Sort and SortScratch read
+// one sortPlan, so the memory estimate follows the dispatch.
 //
 // # Dtypes
 //

@@ -16,9 +16,7 @@ func TakeShape(shape []int, axis int, idxShape []int) []int {
 // Take writes numpy.take(v, idx, axis) into dst (ONNX Gather): the source
 // splits into (outer, axis, inner block) and each output block is the inner
 // block at one index. idx holds resolved C-order indices in [0, n) (see
-// Indices). The inner block's copy is planned once and replayed at every
-// (outer, index) pair: a memmove when the block is contiguous, an element
-// kernel when it is one element, the engine's strided kernels otherwise.
+// Indices). The blocks are moved by gatherBlocks, as advanced indexing's.
 func Take(dst []byte, v View, axis int, idx []int, opt Options) error {
 	if err := v.Check(); err != nil {
 		return err
@@ -29,57 +27,122 @@ func Take(dst []byte, v View, axis int, idx []int, opt Options) error {
 			return fmt.Errorf("index %d is out of bounds for axis %d with size %d", k, axis, n)
 		}
 	}
-	outer := View{Elem: v.Elem, Shape: v.Shape[:axis], Strides: v.Strides[:axis]}
-	inner := View{Elem: v.Elem, Shape: v.Shape[axis+1:], Strides: v.Strides[axis+1:], Data: v.Data}
-	no, ni, m := outer.Count(), inner.Count(), len(idx)
-	if want := no * m * ni * v.Elem; len(dst) != want {
+	rest := View{Elem: v.Elem, Data: v.Data, Offset: v.Offset,
+		Shape:   append(append([]int{}, v.Shape[:axis]...), v.Shape[axis+1:]...),
+		Strides: append(append([]int{}, v.Strides[:axis]...), v.Strides[axis+1:]...)}
+	if want := rest.Count() * len(idx) * v.Elem; len(dst) != want {
 		return fmt.Errorf("destination holds %d bytes, take writes %d", len(dst), want)
 	}
-	if len(dst) == 0 {
-		return nil
-	}
-	block := ni * v.Elem
 	sa := v.Strides[axis] * v.Elem
-	ocalc := NewOffsetCalculator(outer.Shape, byteStrides(outer))
-	srcBase := unsafe.Add(unsafe.Pointer(unsafe.SliceData(v.Data)), v.Offset*v.Elem)
-	dstBase := unsafe.Pointer(unsafe.SliceData(dst))
-	threads := opt.threads()
-	if len(dst) < parallelMin {
-		threads = 1
+	at := func() blockCursor {
+		return func(_ []int, start, n int) ([]int, int) { return idx[start : start+n], sa }
 	}
+	gatherBlocks(dst, rest, axis, len(idx), at, opt)
+	return nil
+}
 
-	if ni == 1 {
-		// One element per index: a tight loop over the indices per outer row.
-		gather := pickGather(v.Elem)
-		parallel(no, threads, func(lo, hi int) {
-			oidx := make([]int, len(outer.Shape))
-			for o := lo; o < hi; o++ {
-				off, _ := ocalc.Index(o, oidx)
-				gather(unsafe.Add(dstBase, o*m*v.Elem), unsafe.Add(srcBase, off), idx, sa)
-			}
-			opt.advance((hi - lo) * m * v.Elem)
-		})
-		return nil
+// blockCursor returns the byte offsets, from the outer position, of the
+// gathered blocks start..start+n-1, each to be multiplied by step: a slice
+// it already holds, or buf (of at least n) filled. One goroutine owns a
+// cursor, which may keep scratch.
+type blockCursor func(buf []int, start, n int) (offs []int, step int)
+
+// gatherBatch is how many gathered positions get their offsets at once.
+const gatherBatch = 1024
+
+// gatherBlocks writes out[o, j, i] = v[outer(o) + at(j) + inner(i)] into
+// dst, which holds exactly outer count × nb × inner count elements: the
+// axes of v before pre are the outer ones, the others the inner block, and
+// cursors made by newCursor give the nb block offsets at(j). It is
+// numpy.take, and advanced indexing with several broadcast index arrays,
+// on the same kernels: a gather loop when each block is one element, the
+// copy planner's kernels replayed at every offset otherwise.
+func gatherBlocks(dst []byte, v View, pre, nb int, newCursor func() blockCursor, opt Options) {
+	if len(dst) == 0 {
+		return
 	}
+	g := blockGather{v: v, nb: nb, newCursor: newCursor, opt: opt,
+		outer:   View{Elem: v.Elem, Shape: v.Shape[:pre], Strides: v.Strides[:pre]},
+		inner:   View{Elem: v.Elem, Shape: v.Shape[pre:], Strides: v.Strides[pre:], Data: v.Data},
+		srcBase: unsafe.Add(unsafe.Pointer(unsafe.SliceData(v.Data)), v.Offset*v.Elem),
+		dstBase: unsafe.Pointer(unsafe.SliceData(dst)),
+		threads: opt.threads(),
+	}
+	g.calc = NewOffsetCalculator(g.outer.Shape, byteStrides(g.outer))
+	if len(dst) < opt.tuning().parallelMin {
+		g.threads = 1
+	}
+	if g.inner.Count() == 1 {
+		g.elements()
+		return
+	}
+	g.blocks(dst)
+}
 
-	p := makePlan(inner, dstBase)
-	// Items are (outer, index) pairs. With enough of them, threads split the
-	// pairs; with few large blocks, each block's copy uses every thread.
-	items := no * m
-	blockThreads := 1
+// blockGather is one gatherBlocks call: the split of its source and the
+// bases of both sides.
+type blockGather struct {
+	v, outer, inner  View
+	nb               int
+	newCursor        func() blockCursor
+	opt              Options
+	calc             OffsetCalculator
+	srcBase, dstBase unsafe.Pointer
+	threads          int
+}
+
+// elements gathers blocks of one element: the gather loop over batches of
+// offsets, threads sharing the (outer, batch) pairs.
+func (g *blockGather) elements() {
+	elem, nb := g.v.Elem, g.nb
+	kernel := pickGather(elem)
+	no := g.outer.Count()
+	batches := ceilDiv(nb, gatherBatch)
+	parallel(no*batches, g.threads, func(lo, hi int) {
+		oidx := make([]int, len(g.outer.Shape))
+		at, buf := g.newCursor(), make([]int, gatherBatch)
+		moved := 0
+		for it := lo; it < hi; it++ {
+			o, b := it/batches, it%batches
+			j := b * gatherBatch
+			ooff, _ := g.calc.Index(o, oidx)
+			offs, step := at(buf, j, min(gatherBatch, nb-j))
+			kernel(unsafe.Add(g.dstBase, (o*nb+j)*elem), unsafe.Add(g.srcBase, ooff), offs, step)
+			moved += len(offs) * elem
+		}
+		if g.opt.Done != nil {
+			g.opt.Done.Add(int64(moved))
+		}
+	})
+}
+
+// blocks gathers blocks of several elements, each copied by one plan
+// replayed at every offset. With enough blocks, threads split them; with
+// few large ones, each block's copy uses every thread.
+func (g *blockGather) blocks(dst []byte) {
+	nb := g.nb
+	p := makePlan(Contiguous(g.v.Elem, g.inner.Shape, dst), g.inner)
+	block := g.inner.Count() * g.v.Elem
+	items := g.outer.Count() * nb
+	threads, blockThreads := g.threads, 1
 	if items < 4*threads {
 		blockThreads, threads = threads, 1
 	}
 	parallel(items, threads, func(lo, hi int) {
-		oidx := make([]int, len(outer.Shape))
-		for it := lo; it < hi; it++ {
-			o, j := it/m, it%m
-			off, _ := ocalc.Index(o, oidx)
-			src := unsafe.Add(srcBase, off+idx[j]*sa+p.base)
-			p.runAt(unsafe.Add(dstBase, it*block), src, blockThreads, opt.Done)
+		oidx := make([]int, len(g.outer.Shape))
+		at, buf := g.newCursor(), make([]int, gatherBatch)
+		for it := lo; it < hi; {
+			o, j := it/nb, it%nb
+			n := min(gatherBatch, nb-j, hi-it)
+			ooff, _ := g.calc.Index(o, oidx)
+			offs, step := at(buf, j, n)
+			for k, off := range offs {
+				src := unsafe.Add(g.srcBase, ooff+off*step+p.base)
+				p.runAt(unsafe.Add(g.dstBase, (it+k)*block+p.dbase), src, blockThreads, g.opt)
+			}
+			it += n
 		}
 	})
-	return nil
 }
 
 // advance adds n bytes written to the progress counter, when there is one.
@@ -170,7 +233,7 @@ func TakeAlongAxis(dst []byte, v View, axis int, idxShape []int, idx []int, opt 
 	srcBase := unsafe.Add(unsafe.Pointer(unsafe.SliceData(v.Data)), v.Offset*v.Elem)
 	dstBase := unsafe.Pointer(unsafe.SliceData(dst))
 	threads := opt.threads()
-	if len(dst) < parallelMin {
+	if len(dst) < opt.tuning().parallelMin {
 		threads = 1
 	}
 	kernel := pickGatherAlong(v.Elem)
@@ -242,7 +305,7 @@ func TakeFlat(dst []byte, v View, idx []int, opt Options) error {
 	srcBase := unsafe.Add(unsafe.Pointer(unsafe.SliceData(v.Data)), v.Offset*v.Elem)
 	dstBase := unsafe.Pointer(unsafe.SliceData(dst))
 	threads := opt.threads()
-	if len(dst) < parallelMin {
+	if len(dst) < opt.tuning().parallelMin {
 		threads = 1
 	}
 	gather := pickGather(v.Elem)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sync/atomic"
 	"testing"
 
 	"strider/internal/dtype"
@@ -66,9 +67,8 @@ func takeAlongNaive(v View, axis int, idxShape []int, idx []int) []byte {
 }
 
 func TestTakeMatchesNaive(t *testing.T) {
-	old := parallelMin
-	parallelMin = 0
-	t.Cleanup(func() { parallelMin = old })
+	t.Parallel()
+	eager := eagerTuning()
 	r := rand.New(rand.NewPCG(5, 6))
 	for i := 0; i < 3000; i++ {
 		v := randomView(r)
@@ -92,7 +92,7 @@ func TestTakeMatchesNaive(t *testing.T) {
 		t.Run(fmt.Sprintf("%d/%s/axis=%d/idx=%v", i, describe(v), axis, idxShape), func(t *testing.T) {
 			want := takeNaive(v, axis, idxShape, idx)
 			buf, got := guarded(len(want))
-			if err := Take(got, v, axis, idx, Options{Threads: threads}); err != nil {
+			if err := Take(got, v, axis, idx, Options{tune: eager, Threads: threads}); err != nil {
 				t.Fatal(err)
 			}
 			checkGuards(t, buf, len(want))
@@ -104,9 +104,8 @@ func TestTakeMatchesNaive(t *testing.T) {
 }
 
 func TestTakeAlongAxisMatchesNaive(t *testing.T) {
-	old := parallelMin
-	parallelMin = 0
-	t.Cleanup(func() { parallelMin = old })
+	t.Parallel()
+	eager := eagerTuning()
 	r := rand.New(rand.NewPCG(7, 8))
 	for i := 0; i < 3000; i++ {
 		v := randomView(r)
@@ -133,7 +132,7 @@ func TestTakeAlongAxisMatchesNaive(t *testing.T) {
 		t.Run(fmt.Sprintf("%d/%s/axis=%d/idx=%v", i, describe(v), axis, idxShape), func(t *testing.T) {
 			want := takeAlongNaive(v, axis, idxShape, idx)
 			buf, got := guarded(len(want))
-			if err := TakeAlongAxis(got, v, axis, idxShape, idx, Options{Threads: 1 + r.IntN(3)}); err != nil {
+			if err := TakeAlongAxis(got, v, axis, idxShape, idx, Options{tune: eager, Threads: 1 + r.IntN(3)}); err != nil {
 				t.Fatal(err)
 			}
 			checkGuards(t, buf, len(want))
@@ -200,6 +199,7 @@ func TestDiagonal(t *testing.T) {
 // TestDiagonalMatchesNaive checks the view against the definition on random
 // n-d arrays: out[..., i] = a[..., i (+offset), ...].
 func TestDiagonalMatchesNaive(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(9, 10))
 	for i := 0; i < 1000; i++ {
 		v := randomView(r)
@@ -296,9 +296,8 @@ func TestIndices(t *testing.T) {
 }
 
 func TestTakeFlatMatchesNaive(t *testing.T) {
-	old := parallelMin
-	parallelMin = 0
-	t.Cleanup(func() { parallelMin = old })
+	t.Parallel()
+	eager := eagerTuning()
 	r := rand.New(rand.NewPCG(11, 12))
 	for i := 0; i < 2000; i++ {
 		v := randomView(r)
@@ -319,12 +318,34 @@ func TestTakeFlatMatchesNaive(t *testing.T) {
 			want = append(want, flat[k*v.Elem:(k+1)*v.Elem]...)
 		}
 		buf, got := guarded(len(want))
-		if err := TakeFlat(got, v, idx, Options{Threads: 1 + r.IntN(3)}); err != nil {
+		if err := TakeFlat(got, v, idx, Options{tune: eager, Threads: 1 + r.IntN(3)}); err != nil {
 			t.Fatal(err)
 		}
 		checkGuards(t, buf, len(want))
 		if !bytes.Equal(got, want) {
 			t.Fatalf("%d %s: flat take differs", i, describe(v))
+		}
+	}
+}
+
+// TestTakeProgress checks that Take credits every byte it writes to Done,
+// for blocks of one element (the gather loop, axis 1) and of a contiguous
+// row (axis 0).
+func TestTakeProgress(t *testing.T) {
+	t.Parallel()
+	v := Contiguous(4, []int{64, 300}, make([]byte, 64*300*4))
+	for axis := range 2 {
+		idx := make([]int, 3000)
+		for k := range idx {
+			idx[k] = k * 7 % v.Shape[axis]
+		}
+		dst := make([]byte, Count(TakeShape(v.Shape, axis, []int{len(idx)}))*4)
+		opt := Options{Threads: 2, Done: new(atomic.Int64), tune: eagerTuning()}
+		if err := Take(dst, v, axis, idx, opt); err != nil {
+			t.Fatal(err)
+		}
+		if got := opt.Done.Load(); got != int64(len(dst)) {
+			t.Errorf("axis %d: Done = %d, want %d", axis, got, len(dst))
 		}
 	}
 }

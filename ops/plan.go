@@ -37,6 +37,9 @@ const (
 	// that is contiguous in the source and both blocked to a small tile, it
 	// is the cache-tiled transpose.
 	kernelStrided
+	// kernelScatter copies rows × cols elements with arbitrary steps on both
+	// sides: a strided destination whose innermost axis has gaps.
+	kernelScatter
 )
 
 // plan is a copy rewritten to the fewest axes: the odometer walks outer and
@@ -45,12 +48,17 @@ type plan struct {
 	kernel kernel
 	elem   int    // bytes per (possibly widened) element
 	base   int    // byte offset of the source's first element
+	dbase  int    // byte offset of the destination's first element
 	outer  []loop // outermost first
 	rows   loop   // the kernel's outer axis
-	cols   loop   // the kernel's inner axis; dst step is elem (runs: 1 byte)
+	cols   loop   // the kernel's inner axis (runs: 1 byte)
 	// Block sizes along rows and cols: the kernel sees at most rb × cb.
 	rb, cb int
 	bytes  int // total bytes written
+
+	work  []loop           // the work items: outer, then blocks of rows and cols
+	items int              // how many
+	calc  OffsetCalculator // each item's offsets on both sides
 }
 
 // Tile edge, in elements, for the blocked transpose.
@@ -74,38 +82,19 @@ const (
 	stridedBlock = 1 << 14
 )
 
-// makePlan plans the copy of src into a C-contiguous destination whose first
-// byte is at dstPtr (used only to check alignment when widening).
-func makePlan(src View, dstPtr unsafe.Pointer) plan {
-	p := plan{elem: src.Elem, base: src.Offset * src.Elem, bytes: src.Count() * src.Elem}
+// makePlan plans the copy of src into dst, a view of the same shape and
+// element size (see checkCopyTo). dst.Data may be empty when the plan is
+// only inspected or the destination is filled by reads.
+func makePlan(dst, src View) plan {
+	p := plan{elem: src.Elem, base: src.Offset * src.Elem, dbase: dst.Offset * dst.Elem, bytes: src.Count() * src.Elem}
 	if p.bytes == 0 {
 		return p
 	}
-	// Axes with byte steps, C-contiguous destination; size-1 axes dropped.
-	dstStrides := CStrides(src.Shape)
-	axes := make([]loop, 0, len(src.Shape))
-	for k, n := range src.Shape {
-		if n != 1 {
-			axes = append(axes, loop{n: n, src: src.Strides[k] * src.Elem, dst: dstStrides[k] * src.Elem})
-		}
-	}
-	axes = coalesce(axes)
-
-	// A contiguous innermost axis whose run is 2, 4, 8 or 16 bytes becomes one
-	// wider element, so 0-2-1-3 problems with tiny runs use the element
-	// kernels. The wider loads must stay aligned for the narrower pointer
-	// rules: the source base and every step must be a multiple of the width.
-	if m := len(axes); m > 0 && axes[m-1].src == p.elem {
-		w := axes[m-1].n * p.elem
-		if (w == 2 || w == 4 || w == 8 || w == 16) && m > 1 && aligned(src, dstPtr, p.base, axes[:m-1], min(w, 8)) {
-			p.elem = w
-			axes = axes[:m-1]
-		}
-	}
-
+	axes := planAxes(&p, dst, src)
+	axes = p.widen(axes, src, dst)
 	m := len(axes)
 	switch {
-	case m == 0 || axes[m-1].src == p.elem:
+	case m == 0 || axes[m-1].src == p.elem && axes[m-1].dst == p.elem:
 		// One element, or contiguous runs on both sides.
 		p.kernel = kernelRuns
 		p.cols = loop{n: p.elem, src: 1, dst: 1}
@@ -120,43 +109,108 @@ func makePlan(src View, dstPtr unsafe.Pointer) plan {
 			axes = axes[:m-1]
 		}
 		p.rb, p.cb = p.rows.n, min(p.cols.n, runBlock)
+	case axes[m-1].dst == p.elem:
+		axes = p.pickStrided(axes)
 	default:
-		p.kernel = kernelStrided
+		// The destination has gaps along its innermost axis: no run is
+		// contiguous on both sides, so a strided loop does the rest.
+		p.kernel = kernelScatter
 		p.cols = axes[m-1]
 		axes = axes[:m-1]
-		// The axis that is contiguous in the source, if any, pairs with the
-		// last axis as a tiled 2-D transpose: reads run along it, writes
-		// along the last axis.
-		r := -1
-		for k := len(axes) - 1; k >= 0; k-- {
-			if axes[k].src == p.elem {
-				r = k
-				break
-			}
+		p.rows = loop{n: 1}
+		if len(axes) > 0 {
+			p.rows = axes[len(axes)-1]
+			axes = axes[:len(axes)-1]
 		}
-		if r >= 0 {
-			p.rows = axes[r]
-			axes = append(axes[:r:r], axes[r+1:]...)
-			t := tileEdge(p.elem)
-			p.rb, p.cb = t, t
-		} else {
-			p.rows = loop{n: 1}
-			if len(axes) > 0 {
-				p.rows = axes[len(axes)-1]
-				axes = axes[:len(axes)-1]
-			}
-			p.rb, p.cb = 1, max(1, stridedBlock/p.elem)
-		}
+		p.rb, p.cb = 1, max(1, stridedBlock/p.elem)
 	}
 	p.rb = max(1, min(p.rb, p.rows.n))
 	p.cb = max(1, min(p.cb, p.cols.n))
 	p.outer = axes
+	p.prepare()
 	return p
 }
 
+// planAxes is the copy's axes with byte steps, size-1 axes dropped, ordered
+// so that the destination's innermost axis comes last (a C-contiguous
+// destination keeps its order), with negative destination steps turned
+// around, and merged where they move together on both sides.
+func planAxes(p *plan, dst, src View) []loop {
+	axes := make([]loop, 0, len(src.Shape))
+	for k, n := range src.Shape {
+		if n == 1 {
+			continue
+		}
+		a := loop{n: n, src: src.Strides[k] * src.Elem, dst: dst.Strides[k] * src.Elem}
+		if a.dst < 0 {
+			// Walk the axis the other way: the same pairs of elements.
+			p.base += (n - 1) * a.src
+			p.dbase += (n - 1) * a.dst
+			a.src, a.dst = -a.src, -a.dst
+		}
+		axes = append(axes, a)
+	}
+	// Insertion sort, stable, by decreasing destination step.
+	for i := 1; i < len(axes); i++ {
+		for j := i; j > 0 && axes[j-1].dst < axes[j].dst; j-- {
+			axes[j-1], axes[j] = axes[j], axes[j-1]
+		}
+	}
+	return coalesce(axes)
+}
+
+// widen turns a contiguous innermost axis whose run is 2, 4, 8 or 16 bytes
+// into one wider element, so 0-2-1-3 problems with tiny runs use the element
+// kernels. The wider loads must stay aligned for the narrower pointer
+// rules: both bases and every step must be a multiple of the width.
+func (p *plan) widen(axes []loop, src, dst View) []loop {
+	m := len(axes)
+	if m < 2 || axes[m-1].src != p.elem || axes[m-1].dst != p.elem {
+		return axes
+	}
+	w := axes[m-1].n * p.elem
+	if (w == 2 || w == 4 || w == 8 || w == 16) && aligned(src.Data, dst.Data, p.base, p.dbase, axes[:m-1], min(w, 8)) {
+		p.elem = w
+		return axes[:m-1]
+	}
+	return axes
+}
+
+// pickStrided plans a destination that is contiguous along the last axis
+// and a source that is not. The axis that is contiguous in the source, if
+// any, pairs with the last axis as a tiled 2-D transpose: reads run along
+// it, writes along the last axis. It returns the outer axes.
+func (p *plan) pickStrided(axes []loop) []loop {
+	m := len(axes)
+	p.kernel = kernelStrided
+	p.cols = axes[m-1]
+	axes = axes[:m-1]
+	r := -1
+	for k := len(axes) - 1; k >= 0; k-- {
+		if axes[k].src == p.elem {
+			r = k
+			break
+		}
+	}
+	if r >= 0 {
+		p.rows = axes[r]
+		axes = append(axes[:r:r], axes[r+1:]...)
+		t := tileEdge(p.elem)
+		p.rb, p.cb = t, t
+		return axes
+	}
+	p.rows = loop{n: 1}
+	if len(axes) > 0 {
+		p.rows = axes[len(axes)-1]
+		axes = axes[:len(axes)-1]
+	}
+	p.rb, p.cb = 1, max(1, stridedBlock/p.elem)
+	return axes
+}
+
 // coalesce merges each axis into the next inner one when the pair moves
-// together in the source (the destination is C-contiguous, so it always
-// does there): [n0 s0][n1 s1] with s0 == n1*s1 is one axis [n0*n1 s1].
+// together in the source and in the destination: [n0 s0][n1 s1] with
+// s0 == n1*s1 on both sides is one axis [n0*n1 s1].
 func coalesce(axes []loop) []loop {
 	if len(axes) == 0 {
 		return axes
@@ -179,11 +233,14 @@ func coalesce(axes []loop) []loop {
 
 // aligned reports whether widening to width-byte elements keeps every
 // source and destination address a multiple of align.
-func aligned(src View, dstPtr unsafe.Pointer, base int, axes []loop, align int) bool {
-	if len(src.Data) == 0 {
+// A destination without storage (a plan only inspected, or filled by
+// reads) counts as aligned at address 0.
+func aligned(src, dst []byte, base, dbase int, axes []loop, align int) bool {
+	if len(src) == 0 {
 		return false
 	}
-	if (uintptr(unsafe.Pointer(&src.Data[0]))+uintptr(base))%uintptr(align) != 0 || uintptr(dstPtr)%uintptr(align) != 0 {
+	if (uintptr(unsafe.Pointer(&src[0]))+uintptr(base))%uintptr(align) != 0 ||
+		(uintptr(unsafe.Pointer(unsafe.SliceData(dst)))+uintptr(dbase))%uintptr(align) != 0 {
 		return false
 	}
 	for _, a := range axes {

@@ -5,7 +5,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"unsafe"
 
 	"strider/internal/pylit"
 )
@@ -67,22 +66,51 @@ type entry struct {
 // broadcast axes replace the indexed ones where the first advanced index
 // stood when the advanced indices (integers among them) are adjacent, and
 // go first when a slice, ellipsis or None separates them. Errors carry
-// NumPy's messages.
+// NumPy's messages, in the order NumPy checks: the items, the result's
+// rank, boolean extents, the basic items' values, the index arrays'
+// broadcast, and last the index arrays' values.
 func (v View) Index(items []pylit.IndexItem) (*Indexing, error) {
 	if err := v.Check(); err != nil {
 		return nil, err
 	}
+	used, ellipsis, err := countIndexItems(items, len(v.Shape))
+	if err != nil {
+		return nil, err
+	}
+	entries := expandEntries(items, len(v.Shape), used, ellipsis)
+	advanced, err := checkEntries(v, entries)
+	if err != nil {
+		return nil, err
+	}
+	b := basicIndexer{v: v, w: View{Elem: v.Elem, Data: v.Data, Offset: v.Offset}, advanced: advanced}
+	for _, e := range entries {
+		if err := b.apply(e); err != nil {
+			return nil, err
+		}
+	}
+	if !advanced {
+		return &Indexing{Shape: b.w.Shape, view: b.w}, nil
+	}
+	// A single boolean array of the array's own shape is one index to
+	// NumPy (its HAS_BOOL case), not one index array per axis, so the
+	// limits on index arrays do not apply to it.
+	wholeMask := len(items) == 1 && items[0].Kind == pylit.IndexBoolArray && slices.Equal(items[0].Shape, v.Shape)
+	return b.advancedIndexing(wholeMask)
+}
+
+// countIndexItems checks the number of items and of ellipses, and returns
+// how many axes the items use and where the ellipsis is (-1: none).
+func countIndexItems(items []pylit.IndexItem, nd int) (used, ellipsis int, err error) {
 	// NumPy unpacks at most 2*NPY_MAXDIMS items of an index tuple.
 	if len(items) > 2*maxResultDims {
-		return nil, fmt.Errorf("too many indices for array: %d items, NumPy takes at most %d", len(items), 2*maxResultDims)
+		return 0, 0, fmt.Errorf("too many indices for array: %d items, NumPy takes at most %d", len(items), 2*maxResultDims)
 	}
-	nd := len(v.Shape)
-	used, ellipsis := 0, -1
+	ellipsis = -1
 	for k := range items {
 		switch it := &items[k]; it.Kind {
 		case pylit.IndexEllipsis:
 			if ellipsis >= 0 {
-				return nil, fmt.Errorf("an index can only have a single ellipsis ('...')")
+				return 0, 0, fmt.Errorf("an index can only have a single ellipsis ('...')")
 			}
 			ellipsis = k
 		case pylit.IndexInt, pylit.IndexSlice, pylit.IndexArray:
@@ -92,11 +120,15 @@ func (v View) Index(items []pylit.IndexItem) (*Indexing, error) {
 		}
 	}
 	if used > nd {
-		return nil, fmt.Errorf("too many indices for array: array is %d-dimensional, but %d were indexed", nd, used)
+		return 0, 0, fmt.Errorf("too many indices for array: array is %d-dimensional, but %d were indexed", nd, used)
 	}
+	return used, ellipsis, nil
+}
 
-	// Expand: an ellipsis (explicit, or implied at the end) stands for the
-	// axes no item uses; boolean arrays become one integer array per axis.
+// expandEntries turns items into entries: an ellipsis (explicit, or
+// implied at the end) stands for the axes no item uses; boolean arrays
+// become one integer array per axis.
+func expandEntries(items []pylit.IndexItem, nd, used, ellipsis int) []entry {
 	var entries []entry
 	for k := range items {
 		it := &items[k]
@@ -114,9 +146,13 @@ func (v View) Index(items []pylit.IndexItem) (*Indexing, error) {
 	if ellipsis < 0 && used < nd {
 		entries = append(entries, entry{kind: pylit.IndexEllipsis, dims: nd - used})
 	}
+	return entries
+}
 
-	// NumPy checks the result's rank, then boolean extents, before any value.
-	advanced, fancyDims, newDims := false, 0, 0
+// checkEntries checks, as NumPy does before any value, the result's rank
+// and then boolean extents, and reports whether any entry is advanced.
+func checkEntries(v View, entries []entry) (advanced bool, err error) {
+	fancyDims, newDims := 0, 0
 	for _, e := range entries {
 		switch e.kind {
 		case pylit.IndexArray:
@@ -132,14 +168,14 @@ func (v View) Index(items []pylit.IndexItem) (*Indexing, error) {
 		}
 	}
 	if newDims+fancyDims > maxResultDims {
-		return nil, fmt.Errorf("number of dimensions must be within [0, %d], indexing result would have %d", maxResultDims, newDims+fancyDims)
+		return false, fmt.Errorf("number of dimensions must be within [0, %d], indexing result would have %d", maxResultDims, newDims+fancyDims)
 	}
 	axis := 0
 	for _, e := range entries {
 		switch e.kind {
 		case pylit.IndexArray:
 			if e.boolDim >= 0 && e.boolDim != v.Shape[axis] {
-				return nil, fmt.Errorf("boolean index did not match indexed array along dimension %d; dimension is %d but corresponding boolean dimension is %d", axis, v.Shape[axis], e.boolDim)
+				return false, fmt.Errorf("boolean index did not match indexed array along dimension %d; dimension is %d but corresponding boolean dimension is %d", axis, v.Shape[axis], e.boolDim)
 			}
 			axis++
 		case pylit.IndexInt, pylit.IndexSlice:
@@ -148,97 +184,161 @@ func (v View) Index(items []pylit.IndexItem) (*Indexing, error) {
 			axis += e.dims
 		}
 	}
+	return advanced, nil
+}
 
-	// Apply the basic part as a view. Advanced axes stay in it at full
-	// length (a 0-d boolean adds an axis of length one) and are noted.
-	w := View{Elem: v.Elem, Data: v.Data, Offset: v.Offset}
-	type fancy struct {
-		dim   int // axis of w
-		axis  int // axis of v, for messages; -1 for a 0-d boolean
-		shape []int
-		vals  []int64
+// fancy is one advanced index noted while the basic part is applied.
+type fancy struct {
+	dim   int // axis of the basic view
+	axis  int // axis of the array, for messages; -1 for a 0-d boolean
+	shape []int
+	vals  []int64
+}
+
+// blockPlace is where the broadcast block of advanced indices goes in the
+// result (NumPy's mapiter consec): where the first advanced index stood
+// while they are adjacent, first once a slice, ellipsis or None separates
+// two runs of them.
+type blockPlace struct {
+	at    int
+	state int // 0 before any advanced index, 1 inside the first run, 2 after it, 3 separated
+}
+
+// see moves past one entry, advanced or not, that stands at result axis at.
+func (p *blockPlace) see(advanced bool, at int) {
+	switch {
+	case advanced && p.state == 0:
+		p.at, p.state = at, 1
+	case advanced && p.state == 2:
+		p.at, p.state = 0, 3
+	case !advanced && p.state == 1:
+		p.state = 2
 	}
-	var fancies []fancy
-	// consec: where the broadcast block goes (NumPy's mapiter consec);
-	// status -1 before any advanced index, 0 inside the first run of them,
-	// 1 after it, 2 when a second run proves them separated.
-	consec, status := 0, -1
-	axis = 0
-	for _, e := range entries {
-		isAdvanced := e.kind == pylit.IndexArray || e.kind == pylit.IndexBool || e.kind == pylit.IndexInt
-		if isAdvanced && advanced {
-			switch status {
-			case -1:
-				consec, status = len(w.Shape)-len(fancies), 0
-			case 1:
-				consec, status = 0, 2
-			}
-		} else if status == 0 {
-			status = 1
+}
+
+// basicIndexer applies the basic part of an index as a view, w, over v's
+// storage. Advanced axes stay in w at full length (a 0-d boolean adds an
+// axis of length one) and are noted in fancies.
+type basicIndexer struct {
+	v, w     View
+	axis     int // the next axis of v
+	advanced bool
+	fancies  []fancy
+	place    blockPlace
+}
+
+// apply applies one entry.
+func (b *basicIndexer) apply(e entry) error {
+	isAdvanced := e.kind == pylit.IndexArray || e.kind == pylit.IndexBool || e.kind == pylit.IndexInt
+	b.place.see(isAdvanced && b.advanced, len(b.w.Shape)-len(b.fancies))
+	v, w := b.v, &b.w
+	switch e.kind {
+	case pylit.IndexInt:
+		n := v.Shape[b.axis]
+		i := e.item.Int
+		if i < -int64(n) || i >= int64(n) {
+			return fmt.Errorf("index %d is out of bounds for axis %d with size %d", i, b.axis, n)
 		}
-		switch e.kind {
-		case pylit.IndexInt:
-			n := v.Shape[axis]
-			i := e.item.Int
-			if i < -int64(n) || i >= int64(n) {
-				return nil, fmt.Errorf("index %d is out of bounds for axis %d with size %d", i, axis, n)
-			}
-			if i < 0 {
-				i += int64(n)
-			}
-			w.Offset += int(i) * v.Strides[axis]
-			axis++
-		case pylit.IndexSlice:
-			start, step, length, err := sliceIndices(e.item, v.Shape[axis])
-			if err != nil {
-				return nil, err
-			}
-			if length > 0 {
-				w.Offset += start * v.Strides[axis]
-			}
-			stride := step * v.Strides[axis]
-			if length <= 1 {
-				stride = 0 // unused, and step may be near the int range's end
-			}
-			w.Shape = append(w.Shape, length)
-			w.Strides = append(w.Strides, stride)
-			axis++
-		case pylit.IndexEllipsis:
-			w.Shape = append(w.Shape, v.Shape[axis:axis+e.dims]...)
-			w.Strides = append(w.Strides, v.Strides[axis:axis+e.dims]...)
-			axis += e.dims
-		case pylit.IndexNewAxis:
-			w.Shape = append(w.Shape, 1)
-			w.Strides = append(w.Strides, 0)
-		case pylit.IndexArray:
-			fancies = append(fancies, fancy{dim: len(w.Shape), axis: axis, shape: e.shape, vals: e.vals})
-			w.Shape = append(w.Shape, v.Shape[axis])
-			w.Strides = append(w.Strides, v.Strides[axis])
-			axis++
-		case pylit.IndexBool:
-			// NumPy: a new axis of length one, indexed by zeros of shape
-			// (1,) for True and (0,) for False.
-			n := 0
-			if e.item.Bool {
-				n = 1
-			}
-			fancies = append(fancies, fancy{dim: len(w.Shape), axis: -1, shape: []int{n}, vals: make([]int64, n)})
-			w.Shape = append(w.Shape, 1)
-			w.Strides = append(w.Strides, 0)
+		if i < 0 {
+			i += int64(n)
+		}
+		w.Offset += int(i) * v.Strides[b.axis]
+		b.axis++
+	case pylit.IndexSlice:
+		return b.applySlice(e.item)
+	case pylit.IndexEllipsis:
+		w.Shape = append(w.Shape, v.Shape[b.axis:b.axis+e.dims]...)
+		w.Strides = append(w.Strides, v.Strides[b.axis:b.axis+e.dims]...)
+		b.axis += e.dims
+	case pylit.IndexNewAxis:
+		w.Shape = append(w.Shape, 1)
+		w.Strides = append(w.Strides, 0)
+	case pylit.IndexArray:
+		b.fancies = append(b.fancies, fancy{dim: len(w.Shape), axis: b.axis, shape: e.shape, vals: e.vals})
+		w.Shape = append(w.Shape, v.Shape[b.axis])
+		w.Strides = append(w.Strides, v.Strides[b.axis])
+		b.axis++
+	case pylit.IndexBool:
+		// NumPy: a new axis of length one, indexed by zeros of shape
+		// (1,) for True and (0,) for False.
+		n := 0
+		if e.item.Bool {
+			n = 1
+		}
+		b.fancies = append(b.fancies, fancy{dim: len(w.Shape), axis: -1, shape: []int{n}, vals: make([]int64, n)})
+		w.Shape = append(w.Shape, 1)
+		w.Strides = append(w.Strides, 0)
+	}
+	return nil
+}
+
+// applySlice applies a slice to the next axis.
+func (b *basicIndexer) applySlice(it *pylit.IndexItem) error {
+	start, step, length, err := sliceIndices(it, b.v.Shape[b.axis])
+	if err != nil {
+		return err
+	}
+	if length > 0 {
+		b.w.Offset += start * b.v.Strides[b.axis]
+	}
+	stride := step * b.v.Strides[b.axis]
+	if length <= 1 {
+		stride = 0 // unused, and step may be near the int range's end
+	}
+	b.w.Shape = append(b.w.Shape, length)
+	b.w.Strides = append(b.w.Strides, stride)
+	b.axis++
+	return nil
+}
+
+// advancedIndexing finishes an advanced index once the basic part is
+// applied: the index arrays broadcast together, the non-advanced axes with
+// the broadcast block at its place, and the arrays' values as offsets.
+func (b *basicIndexer) advancedIndexing(wholeMask bool) (*Indexing, error) {
+	bshape, err := broadcastIndexArrays(b.fancies, wholeMask)
+	if err != nil {
+		return nil, err
+	}
+	// The non-advanced axes, and the result: the broadcast block at its place.
+	w := b.w
+	rest := View{Elem: w.Elem, Data: w.Data, Offset: w.Offset}
+	isFancy := make([]bool, len(w.Shape))
+	for _, f := range b.fancies {
+		isFancy[f.dim] = true
+	}
+	for d := range w.Shape {
+		if !isFancy[d] {
+			rest.Shape = append(rest.Shape, w.Shape[d])
+			rest.Strides = append(rest.Strides, w.Strides[d])
 		}
 	}
-	if !advanced {
-		return &Indexing{Shape: w.Shape, view: w}, nil
+	// NumPy's iterator takes the result as one more operand when the
+	// non-advanced axes hold exactly one element (no "subspace"), which
+	// leaves room for 31 index arrays.
+	if len(b.fancies) > maxResultDims-1 && Count(rest.Shape) == 1 && !wholeMask {
+		return nil, fmt.Errorf("when no subspace is given, the number of index arrays cannot be above %d, but %d index arrays found", maxResultDims-1, len(b.fancies))
 	}
+	consec := b.place.at
+	shape := append(append(append([]int{}, rest.Shape[:consec]...), bshape...), rest.Shape[consec:]...)
+	count, ok := checkedCount(shape)
+	if !ok || count > math.MaxInt/max(1, w.Elem) {
+		return nil, fmt.Errorf("the result of shape %s is too large", ShapeString(shape))
+	}
+	gen := &offsetGen{shape: bshape, count: Count(bshape)}
+	// NumPy 1.24 checks the values only when the result has elements (it
+	// merely warns about out-of-range values in an empty result).
+	if count > 0 {
+		if err := b.addOffsets(gen); err != nil {
+			return nil, err
+		}
+	}
+	return &Indexing{Shape: shape, view: rest, pre: consec, gen: gen}, nil
+}
 
-	// A single boolean array of the array's own shape is one index to
-	// NumPy (its HAS_BOOL case), not one index array per axis, so the
-	// limits on index arrays below do not apply to it.
-	wholeMask := len(items) == 1 && items[0].Kind == pylit.IndexBoolArray && slices.Equal(items[0].Shape, v.Shape)
-
-	// Broadcast the index arrays together, one at a time as NumPy's
-	// mapiter_fill_info does: its first error (too many arrays, or one that
-	// does not broadcast) is the one reported.
+// broadcastIndexArrays broadcasts the index arrays together, one at a time
+// as NumPy's mapiter_fill_info does: its first error (too many arrays, or
+// one that does not broadcast) is the one reported.
+func broadcastIndexArrays(fancies []fancy, wholeMask bool) ([]int, error) {
 	shapes := make([][]int, len(fancies))
 	for k, f := range fancies {
 		shapes[k] = f.shape
@@ -252,61 +352,37 @@ func (v View) Index(items []pylit.IndexItem) (*Indexing, error) {
 		if bshape, ok = broadcastShapes(shapes[:k+1]); !ok {
 			parts := make([]string, len(shapes))
 			for k, s := range shapes {
-				parts[k] = strings.ReplaceAll(pylit.ShapeString(s), " ", "")
+				parts[k] = strings.ReplaceAll(ShapeString(s), " ", "")
 			}
 			return nil, fmt.Errorf("shape mismatch: indexing arrays could not be broadcast together with shapes %s", strings.Join(parts, " "))
 		}
 	}
+	return bshape, nil
+}
 
-	// The non-advanced axes, and the result: the broadcast block at consec.
-	rest := View{Elem: w.Elem, Data: w.Data, Offset: w.Offset}
-	isFancy := make([]bool, len(w.Shape))
-	for _, f := range fancies {
-		isFancy[f.dim] = true
+// addOffsets turns each index array into byte offsets along its axis of
+// the basic view, checking each value against the axis.
+func (b *basicIndexer) addOffsets(gen *offsetGen) error {
+	w := b.w
+	if err := w.Check(); err != nil {
+		return err
 	}
-	for d := range w.Shape {
-		if !isFancy[d] {
-			rest.Shape = append(rest.Shape, w.Shape[d])
-			rest.Strides = append(rest.Strides, w.Strides[d])
-		}
-	}
-	// NumPy's iterator takes the result as one more operand when the
-	// non-advanced axes hold exactly one element (no "subspace"), which
-	// leaves room for 31 index arrays.
-	if len(fancies) > maxResultDims-1 && Count(rest.Shape) == 1 && !wholeMask {
-		return nil, fmt.Errorf("when no subspace is given, the number of index arrays cannot be above %d, but %d index arrays found", maxResultDims-1, len(fancies))
-	}
-	shape := append(append(append([]int{}, rest.Shape[:consec]...), bshape...), rest.Shape[consec:]...)
-	count, ok := checkedCount(shape)
-	if !ok || count > math.MaxInt/max(1, v.Elem) {
-		return nil, fmt.Errorf("the result of shape %s is too large", pylit.ShapeString(shape))
-	}
-
-	// Each index array becomes byte offsets along its axis. NumPy 1.24
-	// checks the values only when the result has elements (it merely warns
-	// about out-of-range values in an empty result).
-	gen := &offsetGen{shape: bshape, count: Count(bshape)}
-	if count > 0 {
-		if err := w.Check(); err != nil {
-			return nil, err
-		}
-		for _, f := range fancies {
-			n := w.Shape[f.dim]
-			step := w.Strides[f.dim] * w.Elem
-			offs := make([]int, len(f.vals))
-			for k, i := range f.vals {
-				if i < -int64(n) || i >= int64(n) {
-					return nil, fmt.Errorf("index %d is out of bounds for axis %d with size %d", i, f.axis, n)
-				}
-				if i < 0 {
-					i += int64(n)
-				}
-				offs[k] = int(i) * step
+	for _, f := range b.fancies {
+		n := w.Shape[f.dim]
+		step := w.Strides[f.dim] * w.Elem
+		offs := make([]int, len(f.vals))
+		for k, i := range f.vals {
+			if i < -int64(n) || i >= int64(n) {
+				return fmt.Errorf("index %d is out of bounds for axis %d with size %d", i, f.axis, n)
 			}
-			gen.add(f.shape, offs)
+			if i < 0 {
+				i += int64(n)
+			}
+			offs[k] = int(i) * step
 		}
+		gen.add(f.shape, offs)
 	}
-	return &Indexing{Shape: shape, view: rest, pre: consec, gen: gen}, nil
+	return nil
 }
 
 // nonzeroEntries is numpy.nonzero of a boolean index array: one integer
@@ -509,80 +585,22 @@ func (g *offsetGen) fill(dst []int, start int, idx, pos []int) {
 	}
 }
 
-// gatherBatch is how many broadcast positions get their offsets at once.
-const gatherBatch = 1024
-
 // gather writes the advanced result: out[o, j, i] is the element at
 // outer(o) + offset(j) + inner(i), where outer and inner are the non-advanced
 // axes before and after the broadcast block and offset(j) comes from the
-// index arrays. It is numpy.take generalised from one axis's indices to the
-// offsets of several broadcast index arrays, on the same kernels: a gather
-// loop when each block is one element, the copy planner's kernels replayed
-// at every offset otherwise.
+// index arrays (see gatherBlocks).
 func (x *Indexing) gather(dst []byte, opt Options) error {
 	v, g := x.view, x.gen
-	outer := View{Elem: v.Elem, Shape: v.Shape[:x.pre], Strides: v.Strides[:x.pre]}
-	inner := View{Elem: v.Elem, Shape: v.Shape[x.pre:], Strides: v.Strides[x.pre:], Data: v.Data}
-	no, nb, ni := outer.Count(), g.count, inner.Count()
-	if want := no * nb * ni * v.Elem; len(dst) != want {
+	if want := v.Count() * g.count * v.Elem; len(dst) != want {
 		return fmt.Errorf("destination holds %d bytes, the indexing writes %d", len(dst), want)
 	}
-	if len(dst) == 0 {
-		return nil
-	}
-	ocalc := NewOffsetCalculator(outer.Shape, byteStrides(outer))
-	srcBase := unsafe.Add(unsafe.Pointer(unsafe.SliceData(v.Data)), v.Offset*v.Elem)
-	dstBase := unsafe.Pointer(unsafe.SliceData(dst))
-	threads := opt.threads()
-	if len(dst) < parallelMin {
-		threads = 1
-	}
-
-	if ni == 1 {
-		// One element per offset: the gather loop over batches of offsets.
-		kernel := pickGather(v.Elem)
-		batches := ceilDiv(nb, gatherBatch)
-		parallel(no*batches, threads, func(lo, hi int) {
-			oidx := make([]int, len(outer.Shape))
-			idx, pos := make([]int, len(g.shape)), make([]int, len(g.offs))
-			offs := make([]int, gatherBatch)
-			for it := lo; it < hi; it++ {
-				o, b := it/batches, it%batches
-				j := b * gatherBatch
-				n := min(gatherBatch, nb-j)
-				ooff, _ := ocalc.Index(o, oidx)
-				g.fill(offs[:n], j, idx, pos)
-				kernel(unsafe.Add(dstBase, (o*nb+j)*v.Elem), unsafe.Add(srcBase, ooff), offs[:n], 1)
-			}
-			if opt.Done != nil {
-				opt.Done.Add(int64((hi - lo) * (len(dst) / (no * batches))))
-			}
-		})
-		return nil
-	}
-
-	p := makePlan(inner, dstBase)
-	block := ni * v.Elem
-	items := no * nb
-	blockThreads := 1
-	if items < 4*threads {
-		blockThreads, threads = threads, 1
-	}
-	parallel(items, threads, func(lo, hi int) {
-		oidx := make([]int, len(outer.Shape))
+	at := func() blockCursor {
 		idx, pos := make([]int, len(g.shape)), make([]int, len(g.offs))
-		offs := make([]int, gatherBatch)
-		for it := lo; it < hi; {
-			o, j := it/nb, it%nb
-			n := min(gatherBatch, nb-j, hi-it)
-			ooff, _ := ocalc.Index(o, oidx)
-			g.fill(offs[:n], j, idx, pos)
-			for k := 0; k < n; k++ {
-				src := unsafe.Add(srcBase, ooff+offs[k]+p.base)
-				p.runAt(unsafe.Add(dstBase, (it+k)*block), src, blockThreads, opt.Done)
-			}
-			it += n
+		return func(buf []int, start, n int) ([]int, int) {
+			g.fill(buf[:n], start, idx, pos)
+			return buf[:n], 1
 		}
-	})
+	}
+	gatherBlocks(dst, v, x.pre, g.count, at, opt)
 	return nil
 }

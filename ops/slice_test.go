@@ -649,6 +649,7 @@ func checkIndex(t *testing.T, v View, expr string, threads int) {
 }
 
 func TestSliceOracle(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewSource(1))
 	elems := []int{1, 2, 3, 4, 8, 16}
 	cases := 4000
@@ -676,6 +677,7 @@ func TestSliceOracle(t *testing.T) {
 // TestSliceLarge exercises the threaded paths: blocks and element gathers
 // above the parallel threshold, in every layout.
 func TestSliceLarge(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewSource(2))
 	exprs := []string{
 		"::-1, [0, 5, -1]", "[3, 1, 2], ::2", "[[0, 1], [2, 3]], :, [1]", "..., [7, 0, 3]",
@@ -831,11 +833,13 @@ func BenchmarkSlice(b *testing.B) {
 		dst := make([]byte, Count(x.Shape)*4)
 		b.Run(expr, func(b *testing.B) {
 			b.SetBytes(int64(len(dst)))
+			done := cpuTime(b)
 			for i := 0; i < b.N; i++ {
 				if err := x.Write(dst, Options{}); err != nil {
 					b.Fatal(err)
 				}
 			}
+			done()
 		})
 	}
 }

@@ -65,25 +65,13 @@ func (o Order) nansFirst() bool {
 // sortNaive in the tests is the oracle: sort.SliceStable with the rules
 // above written out as a comparator.
 func Sort(vals, idx []byte, v View, axis int, d dtype.Dtype, ord Order, opt Options) error {
-	if err := v.Check(); err != nil {
+	if err := checkSortArgs(vals, idx, v, axis, d); err != nil {
 		return err
 	}
-	if err := d.CheckElem(v.Elem); err != nil {
-		return err
-	}
-	if axis < 0 || axis >= len(v.Shape) {
-		return fmt.Errorf("axis %d is out of bounds for array of dimension %d", axis, len(v.Shape))
-	}
-	count := v.Count()
-	if vals != nil && len(vals) != count*v.Elem {
-		return fmt.Errorf("value destination holds %d bytes, the sort writes %d", len(vals), count*v.Elem)
-	}
-	if idx != nil && len(idx) != count*8 {
-		return fmt.Errorf("index destination holds %d bytes, the sort writes %d", len(idx), count*8)
-	}
-	if count == 0 || vals == nil && idx == nil {
+	if v.Count() == 0 || vals == nil && idx == nil {
 		return nil
 	}
+	sp := newSortPlan(v.Shape, axis, v.Elem, opt)
 	p := newStripPlan(v, axis)
 	out := stripOut{}
 	if vals != nil {
@@ -93,31 +81,24 @@ func Sort(vals, idx []byte, v View, axis int, d dtype.Dtype, ord Order, opt Opti
 		out.idx = unsafe.Pointer(unsafe.SliceData(idx))
 	}
 	src := unsafe.Add(unsafe.Pointer(unsafe.SliceData(v.Data)), v.Offset*v.Elem)
-	newWorker := workerFor(d, ord)
-
-	threads := opt.threads()
-	bytes := count * (v.Elem + 8)
-	if bytes < parallelMin {
-		threads = 1
-	}
-	perStrip := len(vals) + len(idx)
-	perStrip /= p.count
-	if p.count < threads && p.n >= parallelSortMin {
+	newWorker := workerFor(d, ord, sp.tune)
+	perStrip := (len(vals) + len(idx)) / p.count
+	if sp.long {
 		// Few long strips: one at a time, each with every thread.
 		w := newWorker(p.n)
 		p.walk(0, p.count, func(so, do int) {
-			sortLong(w, p.strip(src, so, out, do, v.Elem), threads, perStrip, opt.Done)
+			sortLong(w, p.strip(src, so, out, do, v.Elem), sp.threads, perStrip, opt.Done)
 		})
 		return nil
 	}
-	block := p.blockSize(v.Elem)
-	parallel(p.count, threads, func(lo, hi int) {
+	block := p.blockSize(v.Elem, sp.tune)
+	parallel(p.count, sp.threads, func(lo, hi int) {
 		w := newWorker(p.n)
 		if block > 1 {
 			b := newBlocker(p, w, v.Elem, block, src, out)
 			p.walk(lo, hi, b.add)
 			b.flush()
-		} else if p.n >= parallelSortMin {
+		} else if p.n >= sp.tune.parallelSortMin {
 			p.walk(lo, hi, func(so, do int) {
 				sortLong(w, p.strip(src, so, out, do, v.Elem), 1, perStrip, opt.Done)
 			})
@@ -134,6 +115,63 @@ func Sort(vals, idx []byte, v View, axis int, d dtype.Dtype, ord Order, opt Opti
 	return nil
 }
 
+// checkSortArgs verifies Sort's arguments.
+func checkSortArgs(vals, idx []byte, v View, axis int, d dtype.Dtype) error {
+	if err := v.Check(); err != nil {
+		return err
+	}
+	if err := d.CheckElem(v.Elem); err != nil {
+		return err
+	}
+	if axis < 0 || axis >= len(v.Shape) {
+		return fmt.Errorf("axis %d is out of bounds for array of dimension %d", axis, len(v.Shape))
+	}
+	count := v.Count()
+	if vals != nil && len(vals) != count*v.Elem {
+		return fmt.Errorf("value destination holds %d bytes, the sort writes %d", len(vals), count*v.Elem)
+	}
+	if idx != nil && len(idx) != count*8 {
+		return fmt.Errorf("index destination holds %d bytes, the sort writes %d", len(idx), count*8)
+	}
+	return nil
+}
+
+// sortPlan is how Sort spreads a sort over threads, decided from the shape
+// alone; SortScratch reads the same plan, so its estimate follows the
+// dispatch.
+type sortPlan struct {
+	n, strips int64 // elements per strip, and strips
+	threads   int   // goroutines sharing the strips, or one long strip
+	// long: fewer strips than threads, each at least tune.parallelSortMin
+	// long, so they are sorted one at a time, each with every thread.
+	long bool
+	tune *tuning
+}
+
+// newSortPlan plans the sort of an array of shape along axis with elements
+// of elem bytes; shape must hold elements.
+func newSortPlan(shape []int, axis, elem int, opt Options) sortPlan {
+	sp := sortPlan{n: int64(shape[axis]), strips: 1, threads: opt.threads(), tune: opt.tuning()}
+	for k, d := range shape {
+		if k != axis {
+			sp.strips *= int64(d)
+		}
+	}
+	if sp.n*sp.strips*int64(elem+8) < int64(sp.tune.parallelMin) {
+		sp.threads = 1
+	}
+	sp.long = sp.strips < int64(sp.threads) && sp.n >= int64(sp.tune.parallelSortMin)
+	return sp
+}
+
+// workers is how many sorters, each with its own scratch, run at once.
+func (sp sortPlan) workers() int64 {
+	if sp.long {
+		return 1
+	}
+	return min(int64(sp.threads), sp.strips)
+}
+
 // sortLong sorts one long strip, crediting its perStrip bytes to done a
 // phase at a time (about four: encode, sort passes, put), so that the
 // progress line moves during a long 1-D sort.
@@ -146,10 +184,6 @@ func sortLong(w sorter, s strip, threads, perStrip int, done *atomic.Int64) {
 	w.sort(s, threads)
 	done.Add(s.progress.left)
 }
-
-// Strips of at least this many elements are sorted with several threads
-// when there are fewer strips than threads.
-var parallelSortMin = 1 << 16
 
 // stripPlan walks the strips along one axis: the other axes, in C order,
 // give each strip's first element in the source and in the C-order
@@ -203,14 +237,12 @@ func (p *stripPlan) walk(lo, hi int, f func(src, dst int)) {
 	}
 }
 
-// blockBytes bounds the buffers of a block of strips; 0 turns blocks off.
-var blockBytes = 4 << 20
-
 // blockSize is how many strips to gather at once, or 1 not to: when a
 // strip is strided in the source or the destination and neighbouring
 // strips are neighbours in memory, a block of them moves as tiles, one
 // cache line of each row at a time, instead of a line per element.
-func (p *stripPlan) blockSize(elem int) int {
+// t.blockBytes bounds a block's buffers; 0 turns blocks off.
+func (p *stripPlan) blockSize(elem int, t *tuning) int {
 	k := len(p.shape) - 1
 	if k < 0 || p.count < 2 || p.n < 2 || p.srcStep == 1 && p.dstStep == 1 {
 		return 1
@@ -219,7 +251,7 @@ func (p *stripPlan) blockSize(elem int) int {
 		return 1
 	}
 	b := max(4, 64/elem)
-	for b > 1 && b*p.n*(2*elem+8) > blockBytes {
+	for b > 1 && b*p.n*(2*elem+8) > t.blockBytes {
 		b /= 2
 	}
 	return b
@@ -373,24 +405,24 @@ type sorter interface {
 }
 
 // workerFor returns the constructor of the sorter for the dtype.
-func workerFor(d dtype.Dtype, ord Order) func(n int) sorter {
+func workerFor(d dtype.Dtype, ord Order, t *tuning) func(n int) sorter {
 	if d.Kind == 'c' {
 		c := newComplexCodec(d, ord)
 		if d.Size == 8 {
-			return func(n int) sorter { return &complexSorter[uint64]{c: c} }
+			return func(n int) sorter { return &complexSorter[uint64]{c: c, t: t} }
 		}
-		return func(n int) sorter { return &complexSorter[[2]uint64]{c: c} }
+		return func(n int) sorter { return &complexSorter[[2]uint64]{c: c, t: t} }
 	}
 	c := newCodec(d, ord)
 	switch d.Size {
 	case 1:
-		return func(n int) sorter { return &scalarSorter[uint8]{c: c} }
+		return func(n int) sorter { return &scalarSorter[uint8]{c: c, t: t} }
 	case 2:
-		return func(n int) sorter { return &scalarSorter[uint16]{c: c} }
+		return func(n int) sorter { return &scalarSorter[uint16]{c: c, t: t} }
 	case 4:
-		return func(n int) sorter { return &scalarSorter[uint32]{c: c} }
+		return func(n int) sorter { return &scalarSorter[uint32]{c: c, t: t} }
 	}
-	return func(n int) sorter { return &scalarSorter[uint64]{c: c} }
+	return func(n int) sorter { return &scalarSorter[uint64]{c: c, t: t} }
 }
 
 // grow returns s resized to n, reallocating only when it is too short.

@@ -207,13 +207,12 @@ func BenchmarkSortRows(b *testing.B) {
 		if c.axis != 1 {
 			// The same without gathering blocks of strips as tiles.
 			b.Run("strider-unblocked/"+name, func(b *testing.B) {
-				old := blockBytes
-				blockBytes = 0
-				b.Cleanup(func() { blockBytes = old })
+				unblocked := defaultTuning()
+				unblocked.blockBytes = 0
 				b.SetBytes(int64(len(src)))
 				done := cpuTime(b)
 				for b.Loop() {
-					if err := Sort(vals, nil, v, c.axis, f4, Order{}, Options{}); err != nil {
+					if err := Sort(vals, nil, v, c.axis, f4, Order{}, Options{tune: &unblocked}); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -299,8 +298,7 @@ func BenchmarkSortComplex128(b *testing.B) {
 // on sorted keys, whose digits cycle so regularly that every pass of a plain
 // LSD sort writes its 256 streams at addresses a power of two apart.
 func BenchmarkRadixSplit(b *testing.B) {
-	old := msdMin
-	b.Cleanup(func() { msdMin = old })
+	def := defaultTuning()
 	for _, n := range []int{1 << 17, 1 << 20, 1 << 23} {
 		floats := asFloat32s(benchFloat32(n, false))
 		for _, data := range []string{"uniform", "normal-f32", "sorted"} {
@@ -320,15 +318,15 @@ func BenchmarkRadixSplit(b *testing.B) {
 			a, tmp := make([]uint32, n), make([]uint32, n)
 			for _, split := range []bool{true, false} {
 				b.Run(fmt.Sprintf("%s/n=%d/msd=%v", data, n, split), func(b *testing.B) {
-					msdMin = old
+					tn := def
 					if !split {
-						msdMin = math.MaxInt
+						tn.msdMin = math.MaxInt
 					}
 					b.SetBytes(int64(4 * n))
 					done := cpuTime(b)
 					for b.Loop() {
 						copy(a, src)
-						sortWords(a, tmp, 0, 4, 1, nil)
+						sortWords(a, tmp, 0, 4, 1, nil, &tn)
 					}
 					done()
 					b.StopTimer()

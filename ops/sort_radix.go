@@ -18,10 +18,6 @@ type rec128 struct {
 	idx uint64
 }
 
-// Strips shorter than radixMin are insertion-sorted: below it the 256-entry
-// histograms cost more than the quadratic moves.
-var radixMin = 64
-
 // sortWords sorts a by the 8*digits bits of each word starting at bit shift,
 // stably, with tmp (same length) as scratch, and returns a. Bits above the
 // digits must be zero and bits below them must increase in input order
@@ -30,15 +26,18 @@ var radixMin = 64
 // insertion, and sorted inputs are left as they are. It equals
 //
 //	sort.SliceStable(a, func(i, j int) bool { return a[i]>>shift < a[j]>>shift })
-func sortWords[K unsigned](a, tmp []K, shift uint, digits, threads int, sc *radixScratch) []K {
-	if len(a) < radixMin {
+//
+// Strips shorter than t.radixMin are insertion-sorted: below it the
+// 256-entry histograms cost more than the quadratic moves.
+func sortWords[K unsigned](a, tmp []K, shift uint, digits, threads int, sc *radixScratch, t *tuning) []K {
+	if len(a) < t.radixMin {
 		insertionWords(a)
 		return a
 	}
 	if slices.IsSorted(a) { // stops at the first pair out of order
 		return a
 	}
-	r := radix[K, wordKernels[K]]{shift: shift}
+	r := radix[K, wordKernels[K]]{shift: shift, t: t}
 	r.sort(a, tmp, false, digits, threads, sc)
 	return a
 }
@@ -47,11 +46,11 @@ func sortWords[K unsigned](a, tmp []K, shift uint, digits, threads int, sc *radi
 // equals
 //
 //	sort.SliceStable(a, func(i, j int) bool { return a[i].key < a[j].key })
-func sortRecs(a, tmp []rec128, threads int, sc *radixScratch) []rec128 {
+func sortRecs(a, tmp []rec128, threads int, sc *radixScratch, t *tuning) []rec128 {
 	if slices.IsSortedFunc(a, func(x, y rec128) int { return cmp.Compare(x.key, y.key) }) {
 		return a
 	}
-	r := radix[rec128, recKernels]{}
+	r := radix[rec128, recKernels]{t: t}
 	r.sort(a, tmp, false, 8, threads, sc)
 	return a
 }
@@ -63,17 +62,13 @@ type radixScratch struct {
 	off [256]int
 }
 
-// Inputs of at least msdMin records take a most-significant-digit pass
-// first: its buckets are small enough for the cache, so the remaining
-// passes run there instead of streaming the whole input through memory.
-var msdMin = 1 << 19
-
 // radix is a stable radix sort with 8-bit digits over records of type R
 // whose kernels X count, move and insertion-sort them. Digit d of a record
 // is the byte at bit shift+8d of its key.
 type radix[R any, X kernels[R]] struct {
 	shift uint
 	x     X
+	t     *tuning
 }
 
 // kernels are the loops a radix sort runs over records of type R.
@@ -139,27 +134,30 @@ func (recKernels) scatterWide(dst, src []rec128, off []int, shift uint, mask uin
 // sort sorts a by its low digits, with b (same length) as scratch; the
 // result ends in b when toB is set, else in a.
 //
-// One pass counts all digits (the counts do not depend on the order), so
-// digits that are the same in every record cost nothing. Short inputs are
-// insertion-sorted; inputs below msdMin are sorted least significant digit
-// first, one stable scattering pass per digit; larger ones are scattered by
-// their highest varying digit into buckets, each then sorted the same way
-// on its own, in parallel when threads > 1.
+// Short inputs are insertion-sorted. Inputs of t.msdMin records or more,
+// and inputs sorted with several threads, take sortWide's
+// most-significant-digit pass first, which leaves buckets small enough for
+// the cache and sorts them in parallel. The rest are sorted least
+// significant digit first, one stable scattering pass per digit (split
+// between threads for one-digit keys). Measured at 1M keys on one thread
+// (BenchmarkSort, values and argsort, f32 and i64): the LSD passes are as
+// fast as the split there, and faster for float keys. One pass counts all digits (the counts do not depend
+// on the order), so digits that are the same in every record cost nothing.
 func (r *radix[R, X]) sort(a, b []R, toB bool, digits, threads int, sc *radixScratch) {
 	n := len(a)
-	if n < radixMin {
+	if n < r.t.radixMin {
 		r.x.insertion(a)
 		if toB {
 			copy(b, a)
 		}
 		return
 	}
-	if n >= wideMin && digits >= 2 {
+	if digits >= 2 && (n >= r.t.msdMin || threads > 1) {
 		r.sortWide(a, b, toB, digits, threads) // a copy of r, as below
 		return
 	}
 	if threads > 1 {
-		r.sortParallel(a, b, toB, digits, threads, sc) // a copy of r: its closures must not make r escape
+		r.sortParallel(a, b, toB, digits, threads) // a copy of r: its closures must not make r escape
 		return
 	}
 	if sc == nil {
@@ -177,18 +175,6 @@ func (r *radix[R, X]) sort(a, b []R, toB bool, digits, threads int, sc *radixScr
 		}
 		return
 	}
-	if n >= msdMin && h > 0 && splits(&c[h], n) {
-		start := offsets(&c[h])
-		sc.off = start
-		r.x.scatter(b, a, &sc.off, r.shift+8*uint(h))
-		end := sc.off
-		for k := range start {
-			if lo, hi := start[k], end[k]; hi > lo {
-				r.sort(b[lo:hi], a[lo:hi], !toB, h, 1, sc)
-			}
-		}
-		return
-	}
 	src, dst := a, b
 	for d := 0; d <= h; d++ {
 		if constantDigit(&c[d], n) {
@@ -203,12 +189,11 @@ func (r *radix[R, X]) sort(a, b []R, toB bool, digits, threads int, sc *radixScr
 	}
 }
 
-// sortParallel is sort with threads: each thread counts and scatters a
-// chunk of the input, its records of each digit value placed after the
-// earlier chunks' records of that value, so the pass stays stable. The
-// buckets of the most significant pass are then sorted in parallel, the
-// large ones one after another with every thread.
-func (r radix[R, X]) sortParallel(a, b []R, toB bool, digits, threads int, sc *radixScratch) {
+// sortParallel is the least-significant-digit sort with threads: each
+// thread counts and scatters a chunk of the input, its records of each
+// digit value placed after the earlier chunks' records of that value, so
+// every pass stays stable.
+func (r radix[R, X]) sortParallel(a, b []R, toB bool, digits, threads int) {
 	n := len(a)
 	chunks := threads
 	bound := func(t int) int { return t * n / chunks }
@@ -233,28 +218,7 @@ func (r radix[R, X]) sortParallel(a, b []R, toB bool, digits, threads int, sc *r
 		}
 		return
 	}
-	if h == 0 || !splits(&total[h], n) {
-		r.lsdParallel(a, b, toB, per, &total, h, threads)
-		return
-	}
-	start := offsets(&total[h])
-	offs := make([][256]int, chunks)
-	sum := 0
-	for v := 0; v < 256; v++ {
-		for t := range per {
-			offs[t][v] = sum
-			sum += per[t][h][v]
-		}
-	}
-	parallel(chunks, threads, func(lo, hi int) {
-		for t := lo; t < hi; t++ {
-			r.x.scatter(b, a[bound(t):bound(t+1)], &offs[t], r.shift+8*uint(h))
-		}
-	})
-	ends := make([]int, 257)
-	copy(ends, start[:])
-	ends[256] = n
-	r.sortBuckets(b, a, !toB, ends, h, threads)
+	r.lsdParallel(a, b, toB, per, &total, h, threads)
 }
 
 // sortBuckets sorts each bucket a[start[v]:start[v+1]] by its low digits,
@@ -286,11 +250,6 @@ func (r radix[R, X]) sortBuckets(a, b []R, toB bool, start []int, digits, thread
 	})
 }
 
-// wideMin is the least input sortWide takes, and wideBucket the most bytes
-// of records it aims to leave in one bucket: with the scratch beside it,
-// a bucket that size is sorted inside a core's L2 cache.
-var wideMin, wideBucket = 1 << 20, 256 << 10
-
 // sortWide sorts large inputs by one most-significant-digit pass that
 // scatters the records into buckets small enough for the cache, then sorts
 // each bucket by the digits below, in parallel. The digit is the top 8 to
@@ -298,7 +257,11 @@ var wideMin, wideBucket = 1 << 20, 256 << 10
 // uniform keys need 8, while float keys of normally distributed values
 // have a handful of top bytes (sign and high exponent bits) and need 16,
 // or their buckets would stream through memory pass after pass as a plain
-// LSD sort does. It needs digits >= 2; a top that is the same in every
+// LSD sort does. t.msdMin is the least input it takes, and t.wideBucket
+// the most bytes of records it aims to leave in one bucket: with the
+// scratch beside it, a bucket that size is sorted inside a core's L2 cache,
+// so the remaining passes run there instead of streaming the whole input
+// through memory. It needs digits >= 2; a top that is the same in every
 // record is skipped without a scatter.
 func (r radix[R, X]) sortWide(a, b []R, toB bool, digits, threads int) {
 	n := len(a)
@@ -327,7 +290,7 @@ func (r radix[R, X]) sortWide(a, b []R, toB bool, digits, threads int) {
 	}
 	// Narrow the digit while its buckets stay small enough.
 	var size R
-	limit := max(1, wideBucket/int(unsafe.Sizeof(size)))
+	limit := max(1, r.t.wideBucket/int(unsafe.Sizeof(size)))
 	for w > 8 && slices.Max(total) <= limit {
 		narrow := func(c []int) []int {
 			for v := range len(c) / 2 {
@@ -430,18 +393,6 @@ func (r radix[R, X]) lsdParallel(a, b []R, toB bool, per [][8][256]int, total *[
 	if inB := &src[0] == &b[0]; inB != toB {
 		parallelCopy(dst, src, threads)
 	}
-}
-
-// splits reports whether a digit with counts c spreads n records over
-// buckets small enough to make a most-significant pass pay: none holds
-// more than a sixteenth.
-func splits(c *[256]int, n int) bool {
-	for _, k := range c {
-		if k > n/16 {
-			return false
-		}
-	}
-	return true
 }
 
 // parallelCopy is copy(dst, src) split between threads.

@@ -8,10 +8,6 @@ import (
 	"unsafe"
 )
 
-// packLimit is the most bits a key and a position may take together to share
-// one word; tests lower it to force the wide records.
-var packLimit = 64
-
 // phase names one step of a strip's sort that runs over ranges of the
 // strip's positions and may be split between threads.
 type phase int
@@ -58,6 +54,7 @@ func srcAt[U any](s strip, i int) U {
 // the current strip's state for the phases.
 type scalarSorter[U unsigned] struct {
 	c          codec
+	t          *tuning
 	sc         radixScratch
 	keys, ktmp []U
 	words      []uint64 // key<<idxBits | position
@@ -79,18 +76,18 @@ func (w *scalarSorter[U]) sort(s strip, threads int) {
 	}
 	n := s.n
 	w.idxBits = uint(bits.Len(uint(n - 1)))
-	if int(w.c.bits+w.idxBits) <= packLimit {
+	if packs(int(w.c.bits), n, w.t) {
 		// The key and the position fit one word: the position breaks ties
 		// as input order, so words can be compared whole.
 		w.words, w.wtmp = grow(w.words, n), grow(w.wtmp, n)
 		each(w, s, threads, phasePackWords)
-		sortWords(w.words, w.wtmp, w.idxBits, int(w.c.bits/8), threads, &w.sc)
+		sortWords(w.words, w.wtmp, w.idxBits, int(w.c.bits/8), threads, &w.sc, w.t)
 		each(w, s, threads, phasePutWords)
 		return
 	}
 	w.recs, w.rtmp = grow(w.recs, n), grow(w.rtmp, n)
 	each(w, s, threads, phasePackRecs)
-	sortRecs(w.recs, w.rtmp, threads, &w.sc)
+	sortRecs(w.recs, w.rtmp, threads, &w.sc, w.t)
 	each(w, s, threads, phasePutRecs)
 }
 
@@ -116,17 +113,17 @@ func (w *scalarSorter[U]) run(ph phase, s strip, lo, hi int) int {
 	return 0
 }
 
-// inPlaceMin is the shortest strip sortValues sorts inside its output.
-var inPlaceMin = 1 << 16
-
 // sortValues sorts the keys alone: equal keys are equal bits, so which of
 // them goes first cannot be seen, except for the key -0.0 shares with +0.0
 // and the one every NaN has. Those keys form one run each in the sorted
 // keys, and their elements, listed in input order, fill the runs in order.
+//
+// A strip of t.inPlaceMin or more whose output is contiguous is sorted in
+// the output itself.
 func (w *scalarSorter[U]) sortValues(s strip, threads int) {
 	n, c := s.n, &w.c
 	var u U
-	if n >= inPlaceMin && s.valsStep == s.elem && uintptr(s.vals)%unsafe.Alignof(u) == 0 {
+	if n >= w.t.inPlaceMin && s.valsStep == s.elem && uintptr(s.vals)%unsafe.Alignof(u) == 0 {
 		// A long strip whose output is contiguous is sorted as keys in the
 		// output itself and decoded there: one buffer of fresh pages fewer
 		// to fault in and clear, a sixth of a 16M float sort.
@@ -139,7 +136,7 @@ func (w *scalarSorter[U]) sortValues(s strip, threads int) {
 	w.ktmp = grow(w.ktmp, n)
 	w.ambRuns = w.ambRuns[:0]
 	amb := each(w, s, threads, phaseEncode)
-	sortWords(w.keys, w.ktmp, 0, int(c.bits/8), threads, &w.sc)
+	sortWords(w.keys, w.ktmp, 0, int(c.bits/8), threads, &w.sc, w.t)
 	if amb == 0 {
 		each(w, s, threads, phasePutKeys)
 		return
@@ -285,6 +282,7 @@ func (w *scalarSorter[U]) put(s strip, j int, k, i uint64) {
 // position.
 type complexSorter[E uint64 | [2]uint64] struct {
 	c          complexCodec
+	t          *tuning
 	sc         radixScratch
 	his        []uint64 // complex128: the high halves of the keys
 	recs, rtmp []rec128
@@ -295,13 +293,13 @@ func (w *complexSorter[E]) sort(s strip, threads int) {
 	w.recs, w.rtmp = grow(w.recs, n), grow(w.rtmp, n)
 	if s.elem == 8 {
 		each(w, s, threads, phasePack64)
-		sortRecs(w.recs, w.rtmp, threads, &w.sc)
+		sortRecs(w.recs, w.rtmp, threads, &w.sc, w.t)
 	} else {
 		w.his = grow(w.his, n)
 		each(w, s, threads, phasePack128)
-		sortRecs(w.recs, w.rtmp, threads, &w.sc)
+		sortRecs(w.recs, w.rtmp, threads, &w.sc, w.t)
 		each(w, s, threads, phaseRekey)
-		sortRecs(w.recs, w.rtmp, threads, &w.sc)
+		sortRecs(w.recs, w.rtmp, threads, &w.sc, w.t)
 	}
 	each(w, s, threads, phasePut)
 }
@@ -357,4 +355,11 @@ func (w *complexSorter[E]) put(s strip, lo, hi int) {
 			s.putIndex(j, i)
 		}
 	}
+}
+
+// packs reports whether a key of keyBits and a position in a strip of n
+// share one word (t.packLimit bits; tests lower it to force the wide
+// records), so the position breaks ties and words compare whole.
+func packs(keyBits, n int, t *tuning) bool {
+	return keyBits+bits.Len(uint(n-1)) <= t.packLimit
 }

@@ -348,7 +348,7 @@ func orderName(ord Order) string {
 
 // checkSort runs Sort and sortNaive on v with guarded destinations and
 // compares them; which says what to ask for: 1 values, 2 indices, 3 both.
-func checkSort(t *testing.T, v View, axis int, d dtype.Dtype, ord Order, which, threads int) {
+func checkSort(t *testing.T, v View, axis int, d dtype.Dtype, ord Order, which int, opt Options) {
 	t.Helper()
 	n := v.Count()
 	var wantV, wantI, gotV, gotI, bufV, bufI []byte
@@ -361,7 +361,7 @@ func checkSort(t *testing.T, v View, axis int, d dtype.Dtype, ord Order, which, 
 		bufI, gotI = guarded(n * 8)
 	}
 	sortNaive(wantV, wantI, v, axis, d, ord)
-	if err := Sort(gotV, gotI, v, axis, d, ord, Options{Threads: threads}); err != nil {
+	if err := Sort(gotV, gotI, v, axis, d, ord, opt); err != nil {
 		t.Fatalf("Sort: %v", err)
 	}
 	if which&1 != 0 {
@@ -420,10 +420,8 @@ func randomSortShape(r *rand.Rand) []int {
 // sequentially and with threads, and with the radix and insertion cut-off
 // moved so every path sees every size.
 func TestSortMatchesNaive(t *testing.T) {
-	oldMin, oldPar, oldRadix, oldPack, oldMSD, oldWide, oldInPlace := parallelMin, parallelSortMin, radixMin, packLimit, msdMin, wideMin, inPlaceMin
-	t.Cleanup(func() {
-		parallelMin, parallelSortMin, radixMin, packLimit, msdMin, wideMin, inPlaceMin = oldMin, oldPar, oldRadix, oldPack, oldMSD, oldWide, oldInPlace
-	})
+	t.Parallel()
+	def := defaultTuning()
 	r := rand.New(rand.NewPCG(5, 7))
 	for i := 0; i < 2500; i++ {
 		dt := sortDtypes[r.IntN(len(sortDtypes))]
@@ -435,16 +433,16 @@ func TestSortMatchesNaive(t *testing.T) {
 		ord := Order{Descending: r.IntN(2) == 0, NaNs: NaNs(r.IntN(3))}
 		which := 1 + r.IntN(3)
 		threads := 1 + r.IntN(4)
-		parallelMin = []int{0, oldMin}[r.IntN(2)]
-		parallelSortMin = []int{8, 200, oldPar}[r.IntN(3)]
-		radixMin = []int{2, 64, 1 << 30}[r.IntN(3)]
-		packLimit = []int{0, 64}[r.IntN(2)]
-		msdMin = []int{radixMin, 128, oldMSD}[r.IntN(3)]
-		wideMin = []int{radixMin, 128, oldWide}[r.IntN(3)]
-		inPlaceMin = []int{0, oldInPlace}[r.IntN(2)]
-		name := fmt.Sprintf("%d/%s/%s/axis=%d/%s/w%d/t%d/radix%d/pack%d/msd%d/wide%d/inplace%d", i, dtypeName(dt.kind, dt.elem, big),
-			describe(v), axis, orderName(ord), which, threads, radixMin, packLimit, msdMin, wideMin, inPlaceMin)
-		t.Run(name, func(t *testing.T) { checkSort(t, v, axis, d, ord, which, threads) })
+		tn := def
+		tn.parallelMin = []int{0, def.parallelMin}[r.IntN(2)]
+		tn.parallelSortMin = []int{8, 200, def.parallelSortMin}[r.IntN(3)]
+		tn.radixMin = []int{2, 64, 1 << 30}[r.IntN(3)]
+		tn.packLimit = []int{0, 64}[r.IntN(2)]
+		tn.msdMin = []int{tn.radixMin, 128, def.msdMin}[r.IntN(3)]
+		tn.inPlaceMin = []int{0, def.inPlaceMin}[r.IntN(2)]
+		name := fmt.Sprintf("%d/%s/%s/axis=%d/%s/w%d/t%d/radix%d/pack%d/msd%d/inplace%d", i, dtypeName(dt.kind, dt.elem, big),
+			describe(v), axis, orderName(ord), which, threads, tn.radixMin, tn.packLimit, tn.msdMin, tn.inPlaceMin)
+		t.Run(name, func(t *testing.T) { checkSort(t, v, axis, d, ord, which, Options{Threads: threads, tune: &tn}) })
 	}
 }
 
@@ -453,6 +451,7 @@ func TestSortMatchesNaive(t *testing.T) {
 // thread, for values alone (sorted as keys) and values with indices, and
 // against the oracle in one order per dtype.
 func TestSortLongStripParallel(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(9, 9))
 	n := 300_000
 	if sortRaceEnabled {
@@ -490,7 +489,7 @@ func TestSortLongStripParallel(t *testing.T) {
 					}
 				}
 				if o == c%len(orders) {
-					checkSort(t, v, 0, d, ord, 3, 4)
+					checkSort(t, v, 0, d, ord, 3, Options{Threads: 4})
 				}
 			})
 		}
@@ -500,6 +499,7 @@ func TestSortLongStripParallel(t *testing.T) {
 // TestSortKnown pins the order on hand-written cases, including NumPy's own
 // answers for complex NaNs and float16.
 func TestSortKnown(t *testing.T) {
+	t.Parallel()
 	nan := math.NaN()
 	c128 := func(z ...complex128) []byte {
 		b := make([]byte, 16*len(z))
@@ -573,6 +573,7 @@ func TestSortKnown(t *testing.T) {
 }
 
 func TestSortErrorsAndEdges(t *testing.T) {
+	t.Parallel()
 	f4 := dtype.Dtype{Kind: 'f', Size: 4}
 	if err := Sort(make([]byte, 4), nil, Contiguous(4, []int{}, make([]byte, 4)), 0, f4, Order{}, Options{}); err == nil ||
 		err.Error() != "axis 0 is out of bounds for array of dimension 0" {
@@ -611,8 +612,8 @@ func f64bytes(x ...float64) []byte {
 // every thread), against the stable sort they equal, on uniform keys, keys
 // whose top digit does not split, and keys with few distinct values.
 func TestRadixPaths(t *testing.T) {
-	oldRadix, oldMSD, oldWide, oldBucket := radixMin, msdMin, wideMin, wideBucket
-	t.Cleanup(func() { radixMin, msdMin, wideMin, wideBucket = oldRadix, oldMSD, oldWide, oldBucket })
+	t.Parallel()
+	def := defaultTuning()
 	r := rand.New(rand.NewPCG(11, 13))
 	normal := newCodec(dtype.Dtype{Kind: 'f', Size: 8}, Order{})
 	gens := map[string]func() uint64{
@@ -630,17 +631,17 @@ func TestRadixPaths(t *testing.T) {
 				continue
 			}
 			for _, threads := range []int{1, 3, 4} {
-				for _, m := range []int{64, 1000, 1 << 19} {
-					msdMin = m
-					// The wide split on every size, with buckets that fit
-					// and that do not; or not at all.
-					wideMin = []int{m, 1 << 62}[r.IntN(2)]
-					wideBucket = []int{16, 1024, oldBucket}[r.IntN(3)]
+				for _, m := range []int{64, 1000, 1 << 19, 1 << 62} {
+					// The wide split from several sizes up, with buckets
+					// that fit and that do not; or not at all.
+					tn := def
+					tn.msdMin = m
+					tn.wideBucket = []int{16, 1024, def.wideBucket}[r.IntN(3)]
 					keys := make([]uint64, n)
 					for i := range keys {
 						keys[i] = gen()
 					}
-					t.Run(fmt.Sprintf("%s/n=%d/t%d/msd=%d/wide=%d,%d", name, n, threads, m, wideMin, wideBucket), func(t *testing.T) {
+					t.Run(fmt.Sprintf("%s/n=%d/t%d/msd=%d/bucket=%d", name, n, threads, m, tn.wideBucket), func(t *testing.T) {
 						// Packed words: a 44-bit key above a 20-bit position.
 						words := make([]uint64, n)
 						for i, k := range keys {
@@ -648,7 +649,7 @@ func TestRadixPaths(t *testing.T) {
 						}
 						want := slices.Clone(words)
 						slices.SortStableFunc(want, func(x, y uint64) int { return cmp.Compare(x>>20, y>>20) })
-						got := sortWords(words, make([]uint64, n), 20, 6, threads, nil)
+						got := sortWords(words, make([]uint64, n), 20, 6, threads, nil, &tn)
 						if !slices.Equal(got, want) {
 							t.Fatalf("sortWords differs from the stable sort")
 						}
@@ -659,7 +660,7 @@ func TestRadixPaths(t *testing.T) {
 						}
 						wantR := slices.Clone(recs)
 						slices.SortStableFunc(wantR, func(x, y rec128) int { return cmp.Compare(x.key, y.key) })
-						if gotR := sortRecs(recs, make([]rec128, n), threads, nil); !slices.Equal(gotR, wantR) {
+						if gotR := sortRecs(recs, make([]rec128, n), threads, nil, &tn); !slices.Equal(gotR, wantR) {
 							t.Fatalf("sortRecs differs from the stable sort")
 						}
 						// Keys alone, 32 bits.
@@ -669,7 +670,7 @@ func TestRadixPaths(t *testing.T) {
 						}
 						wantK := slices.Clone(ks)
 						slices.Sort(wantK)
-						if gotK := sortWords(ks, make([]uint32, n), 0, 4, threads, new(radixScratch)); !slices.Equal(gotK, wantK) {
+						if gotK := sortWords(ks, make([]uint32, n), 0, 4, threads, new(radixScratch), &tn); !slices.Equal(gotK, wantK) {
 							t.Fatalf("sortWords (keys) differs from the sort")
 						}
 					})
@@ -698,6 +699,34 @@ func FuzzSort(f *testing.F) {
 			v = v.Permute([]int{1, 0})
 		}
 		axis := int(flags>>5) % 2
-		checkSort(t, v, axis, d, ord, 3, 1+int(flags>>6))
+		checkSort(t, v, axis, d, ord, 3, Options{Threads: 1 + int(flags>>6)})
 	})
+}
+
+// TestSortScratch pins SortScratch to the estimates it gave before it read
+// Sort's sortPlan, over one-strip, many-strip, packed, record and complex
+// sorts, and the cases it answers 0.
+func TestSortScratch(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		shape               []int
+		axis, elem, threads int
+		kind                byte
+		idx                 bool
+		want                int64
+	}{
+		{[]int{1000}, 0, 4, 1, 'f', false, 4730592},
+		{[]int{1048576}, 0, 4, 4, 'f', true, 23068672},
+		{[]int{1048576}, 0, 8, 4, 'i', true, 39845888},
+		{[]int{4096, 4096}, 1, 4, 2, 'f', false, 9535488},
+		{[]int{4096, 4096}, 0, 16, 2, 'c', true, 9764864},
+		{[]int{3, 100000}, 1, 2, 8, 'u', true, 9988608},
+		{[]int{0, 5}, 1, 4, 2, 'f', true, 0},
+		{[]int{7, 9}, 2, 4, 2, 'f', true, 0},
+	} {
+		got := SortScratch(c.shape, c.axis, dtype.Dtype{Kind: c.kind, Size: c.elem}, c.idx, Options{Threads: c.threads})
+		if got != c.want {
+			t.Errorf("SortScratch(%v, axis %d, %c%d, idx %v, %d threads) = %d, want %d", c.shape, c.axis, c.kind, c.elem, c.idx, c.threads, got, c.want)
+		}
+	}
 }

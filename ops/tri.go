@@ -254,7 +254,7 @@ func (t Tri) Fill(dst []byte, elem int, opt Options) error {
 		return nil
 	}
 	threads := opt.threads()
-	if len(dst) < parallelMin {
+	if len(dst) < opt.tuning().parallelMin {
 		threads = 1
 	}
 	if elem == 8 {
@@ -330,7 +330,7 @@ func fillPart[E int32 | int64](dst []byte, first int, t Tri, opt Options) {
 	size := int(unsafe.Sizeof(E(0)))
 	count := len(dst) / size
 	threads := opt.threads()
-	if len(dst) < parallelMin {
+	if len(dst) < opt.tuning().parallelMin {
 		threads = 1
 	}
 	parallel(count, threads, func(lo, hi int) {

@@ -140,9 +140,8 @@ func triOffsets(rows, cols int) []int {
 // shapes and offsets, int64 and int32, aligned and unaligned destinations,
 // one thread and several with chunking forced on.
 func TestTriRandom(t *testing.T) {
-	old := parallelMin
-	parallelMin = 0
-	t.Cleanup(func() { parallelMin = old })
+	t.Parallel()
+	eager := eagerTuning()
 	rng := rand.New(rand.NewPCG(5, 7))
 	type tcase struct{ rows, cols, offset int }
 	var cases []tcase
@@ -194,7 +193,7 @@ func TestTriRandom(t *testing.T) {
 				if rng.IntN(4) == 0 {
 					skew = 1 + rng.IntN(7) // not aligned: the encoding path
 				}
-				got := fillGuarded(t, tri, elem, skew, Options{Threads: threads})
+				got := fillGuarded(t, tri, elem, skew, Options{tune: eager, Threads: threads})
 				if !bytes.Equal(got, want) {
 					gr, gc := decodeTri(got, elem)
 					t.Fatalf("%s %dx%d k=%d i%d threads=%d skew=%d:\n got %v\n     %v\nwant %v\n     %v",
@@ -389,14 +388,13 @@ func TestTriErrors(t *testing.T) {
 
 // TestTriProgress checks that Done counts every byte.
 func TestTriProgress(t *testing.T) {
-	old := parallelMin
-	parallelMin = 0
-	t.Cleanup(func() { parallelMin = old })
+	t.Parallel()
+	var opt Options
+	opt.tune = eagerTuning()
 	tri, err := NewTri(false, 300, 200, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var opt Options
 	opt.Threads = 3
 	opt.Done = new(atomic.Int64)
 	dst := make([]byte, 2*tri.Len()*8)

@@ -38,24 +38,92 @@ func UniqueConsecutive(v View, f dtype.Dtype, axis int, opt Options) ([]int, err
 		return nil, err
 	}
 	row := len(data) / rows
-	equal := rowsEqual(f, row)
+	find := runFinder(data, row, f)
 	threads := opt.threads()
-	if len(data) < parallelMin {
+	if len(data) < opt.tuning().parallelMin {
 		threads = 1
 	}
-	chunks := make([][]int, max(1, min(rows, threads*8)))
-	parallel(len(chunks), threads, func(lo, hi int) {
+	// Count each chunk's starts, then write them where they belong: no
+	// slice grows (a run per element is millions of starts).
+	nc := max(1, min(rows, threads*8))
+	at := make([]int, nc+1)
+	span := func(c int) (int, int) { return max(1, c*rows/nc), (c + 1) * rows / nc }
+	parallel(nc, threads, func(lo, hi int) {
 		for c := lo; c < hi; c++ {
-			var starts []int
-			for i := max(1, c*rows/len(chunks)); i < (c+1)*rows/len(chunks); i++ {
-				if !equal(data[(i-1)*row:i*row], data[i*row:(i+1)*row]) {
-					starts = append(starts, i)
-				}
-			}
-			chunks[c] = starts
+			a, b := span(c)
+			at[c+1] = find(a, b, nil)
 		}
 	})
-	return append([]int{0}, slices.Concat(chunks...)...), nil
+	for c := range nc {
+		at[c+1] += at[c]
+	}
+	starts := make([]int, 1+at[nc])
+	parallel(nc, threads, func(lo, hi int) {
+		for c := lo; c < hi; c++ {
+			a, b := span(c)
+			find(a, b, starts[1+at[c]:1+at[c+1]])
+		}
+	})
+	return starts, nil
+}
+
+// runFinder returns a function that counts the rows i in [lo, hi) that
+// differ from row i-1 and, given out, writes their indices there. Rows of one element compare as typed values where
+// the type's == is the rule (integers of either byte order, native floats
+// and complex numbers); anything else goes through rowsEqual.
+func runFinder(data []byte, row int, f dtype.Dtype) func(lo, hi int, out []int) int {
+	native := !f.BigEndian()
+	if row == f.Size {
+		switch {
+		case f.Kind == 'i' || f.Kind == 'u':
+			switch f.Size {
+			case 1:
+				return typedRuns(data)
+			case 2:
+				return typedRuns(as[uint16](data))
+			case 4:
+				return typedRuns(as[uint32](data))
+			case 8:
+				return typedRuns(as[uint64](data))
+			}
+		case f.Kind == 'f' && native && f.Size == 4:
+			return typedRuns(as[float32](data))
+		case f.Kind == 'f' && native && f.Size == 8:
+			return typedRuns(as[float64](data))
+		case f.Kind == 'c' && native && f.Size == 8:
+			return typedRuns(as[complex64](data))
+		case f.Kind == 'c' && native && f.Size == 16:
+			return typedRuns(as[complex128](data))
+		}
+	}
+	equal := rowsEqual(f, row)
+	return func(lo, hi int, out []int) int {
+		n := 0
+		for i := lo; i < hi; i++ {
+			if !equal(data[(i-1)*row:i*row], data[i*row:(i+1)*row]) {
+				if out != nil {
+					out[n] = i
+				}
+				n++
+			}
+		}
+		return n
+	}
+}
+
+func typedRuns[E comparable](x []E) func(lo, hi int, out []int) int {
+	return func(lo, hi int, out []int) int {
+		n := 0
+		for i := lo; i < hi; i++ {
+			if x[i] != x[i-1] {
+				if out != nil {
+					out[n] = i
+				}
+				n++
+			}
+		}
+		return n
+	}
 }
 
 // seq is 0, 1, ..., n-1.

@@ -1,10 +1,13 @@
 package ops
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"iter"
 	"math/bits"
+	"slices"
+	"unsafe"
 
 	"strider/internal/pylit"
 )
@@ -141,6 +144,59 @@ func mergeAxes(shape, sa, sd []int) (ms, ma, md []int) {
 	return ms, ma, md
 }
 
+// extent is the lowest and highest element offsets v reaches; v must hold
+// elements.
+func (v View) extent() (lo, hi int) {
+	lo, hi = v.Offset, v.Offset
+	for k, n := range v.Shape {
+		if s := (n - 1) * v.Strides[k]; s > 0 {
+			hi += s
+		} else {
+			lo += s
+		}
+	}
+	return lo, hi
+}
+
+// writesOnce reports whether no two elements of v share storage, so that
+// writing through v writes each place once. The test is sufficient, not
+// exact: taken from the smallest step up, each axis's step must clear
+// everything the axes inside it reach.
+func (v View) writesOnce() bool {
+	if v.Count() == 0 {
+		return true
+	}
+	var axes []loop
+	for k, n := range v.Shape {
+		if n > 1 {
+			axes = append(axes, loop{n: n, src: abs(v.Strides[k])})
+		}
+	}
+	slices.SortFunc(axes, func(a, b loop) int { return cmp.Compare(a.src, b.src) })
+	reach := 0 // elements past the first that the inner axes reach
+	for _, a := range axes {
+		if a.src <= reach {
+			return false
+		}
+		reach += (a.n - 1) * a.src
+	}
+	return true
+}
+
+// overlaps reports whether the bytes a and b reach share any storage.
+func overlaps(a, b View) bool {
+	if a.Count() == 0 || b.Count() == 0 || len(a.Data) == 0 || len(b.Data) == 0 {
+		return false
+	}
+	alo, ahi := a.extent()
+	blo, bhi := b.extent()
+	pa := uintptr(unsafe.Pointer(&a.Data[0]))
+	pb := uintptr(unsafe.Pointer(&b.Data[0]))
+	aStart, aEnd := pa+uintptr(alo*a.Elem), pa+uintptr((ahi+1)*a.Elem)
+	bStart, bEnd := pb+uintptr(blo*b.Elem), pb+uintptr((bhi+1)*b.Elem)
+	return aStart < bEnd && bStart < aEnd
+}
+
 func abs(x int) int {
 	if x < 0 {
 		return -x
@@ -241,7 +297,7 @@ func (v View) Reversed() View {
 // Pieces yields v in pieces of at most limit bytes whose C-order copies,
 // one after the other, are v's C-order copy: a run of indices along one
 // axis with every index of the axes after it, for each index of the axes
-// before it. A piece is a view of the same storage, for Copy or CopyAt,
+// before it. A piece is a view of the same storage, for Copy or ReadRuns,
 // so a result of any size can be written through a bounded buffer. A
 // single element larger than limit is still one piece; an empty or small
 // v is one piece.

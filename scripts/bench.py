@@ -80,6 +80,9 @@ def make_inputs(work, quick):
             np.save(path, make())
         paths[key] = path
     # The text that np.savetxt writes of the f64 matrix, for from-text.
+    paths["runs"] = os.path.join(work, f"f32_runs_{n}.npy")
+    if not os.path.exists(paths["runs"]):
+        np.save(paths["runs"], np.floor(np.load(paths["big"]) * 16) / 16)
     paths["txt"] = paths["f64"][:-4] + ".txt"
     if not os.path.exists(paths["txt"]):
         np.savetxt(paths["txt"], np.load(paths["f64"]))
@@ -183,7 +186,42 @@ def cases(strider, paths, work):
         ("strider", [strider, "from-text", src, "-o", out("s")], out("s")),
         ("numpy loadtxt", py(f"import numpy as np; np.save({out('n')!r}, np.loadtxt({src!r}))"), out("n")),
     ]))
+    result += pipeline_cases(strider, paths, out)
     return result
+
+
+def pipeline_cases(strider, paths, out):
+    """Issue 17's operations on the 256 MiB input (8192² float32; 2048² for --quick)."""
+    src = paths["big"]
+    n = np.load(src, mmap_mode="r").shape[0]
+    load = f"np.load({src!r})"
+    save = lambda tag, expr: py(f"import numpy as np; np.save({out(tag)!r}, {expr})")
+    return [
+        (f"reshape --order F f32 {n}x{n} to {n // 2}x{2 * n}", [
+            ("strider", [strider, "reshape", "--order", "F", src, f"{n // 2},{2 * n}", "-o", out("s")], out("s")),
+            ("numpy", save("n", f"np.ascontiguousarray(np.reshape({load}, ({n // 2}, {2 * n}), order='F'))"), out("n")),
+            ("cp", ["cp", src, out("c")], None),
+        ]),
+        (f"cast f32 {n}x{n} to f64", [
+            ("strider", [strider, "cast", "--dtype", "float64", src, "-o", out("s")], out("s")),
+            ("numpy", save("n", f"{load}.astype(np.float64)"), out("n")),
+            ("cp", ["cp", src, out("c")], None),
+        ]),
+        (f"concat f32 {n}x{n} twice, axis 1", [
+            ("strider", [strider, "concat", "--axis", "1", src, src, "-o", out("s")], out("s")),
+            ("numpy", save("n", f"np.concatenate([{load}, {load}], axis=1)"), out("n")),
+            ("cp", ["sh", "-c", f"cat {src} {src} > {out('c')}"], None),
+        ]),
+        (f"stack f32 {n}x{n} twice, axis -1", [
+            ("strider", [strider, "stack", "--axis", "-1", src, src, "-o", out("s")], out("s")),
+            ("numpy", save("n", f"np.stack([{load}, {load}], axis=-1)"), out("n")),
+        ]),
+        (f"unique-consecutive f32 {n}x{n} (rounded to 1/16)", [
+            ("strider", [strider, "unique-consecutive", paths["runs"], "-o", out("s")], out("s")),
+            ("torch", py("import numpy as np, torch; " + f"np.save({out('t')!r}, torch.unique_consecutive(torch.from_numpy(np.load({paths['runs']!r})))"
+                         ".numpy())"), out("t")),
+        ]),
+    ]
 
 
 def same_bytes(a, b):

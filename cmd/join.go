@@ -1,0 +1,215 @@
+package cmd
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"strider/internal/dtype"
+	"strider/npy"
+	"strider/ops"
+)
+
+var concatCommand = &cli.Command{
+	Name:      "concat",
+	Usage:     "join arrays along an axis (numpy.concatenate, torch.cat)",
+	ArgsUsage: "IN IN...",
+	Description: `Writes numpy.concatenate([a, b, ...], axis): the inputs joined along an
+existing axis (default 0); every other extent must match. --axis none
+flattens each input in C order first, as NumPy's axis=None. The result's dtype
+is numpy.result_type of the inputs, in native byte order, as NumPy gives it;
+inputs of another dtype are converted as astype does. Inputs may be files,
+archive members and one - (standard input), in any mix.
+
+Examples:
+   strider concat part1.npy part2.npy part3.npy -o all.npy
+   strider concat --axis 1 left.npy right.npy -o wide.npy
+   strider concat --axis none a.npy b.npz:x - -o flat.npy`,
+	Flags: withShared(
+		&cli.StringFlag{Name: "axis", Aliases: []string{"dim"}, Value: "0", Usage: "axis `A` to join along, or none to flatten"},
+	),
+	Action: func(c *cli.Context) error { return runJoin(c, false) },
+}
+
+var stackCommand = &cli.Command{
+	Name:      "stack",
+	Usage:     "join arrays along a new axis (numpy.stack, torch.stack)",
+	ArgsUsage: "IN IN...",
+	Description: `Writes numpy.stack([a, b, ...], axis): the inputs, all of one shape, become
+the entries of a new axis (default 0, the first; -1 is the last). The result's
+dtype is numpy.result_type of the inputs, in native byte order. Inputs may be
+files, archive members and one -, in any mix.
+
+Examples:
+   strider stack frame0.npy frame1.npy frame2.npy -o video.npy
+   strider stack --axis -1 x.npy y.npy -o xy.npy`,
+	Flags: withShared(
+		&cli.StringFlag{Name: "axis", Aliases: []string{"dim"}, Value: "0", Usage: "position `A` of the new axis"},
+	),
+	Action: func(c *cli.Context) error { return runJoin(c, true) },
+}
+
+// joinArgs reads the inputs and --axis (flat: concat's --axis none).
+func joinArgs(c *cli.Context, stack bool) (specs []string, axis int, flat bool, err error) {
+	specs = c.Args().Slice()
+	if len(specs) == 0 {
+		return nil, 0, false, usagef("missing the inputs IN IN... (see strider %s --help)", c.Command.Name)
+	}
+	stdin := 0
+	for _, s := range specs {
+		if s == "-" {
+			stdin++
+		}
+	}
+	if stdin > 1 {
+		return nil, 0, false, usagef("standard input (-) is given %d times; it can be read once", stdin)
+	}
+	a := strings.TrimSpace(c.String("axis"))
+	if !stack && strings.EqualFold(a, "none") {
+		return specs, 0, true, nil
+	}
+	axis, err = parseInt("axis", a)
+	if err != nil && !stack {
+		err = usagef("--axis %q is not an integer or none", c.String("axis"))
+	}
+	return specs, axis, false, err
+}
+
+func runJoin(c *cli.Context, stack bool) error {
+	specs, axis, flat, err := joinArgs(c, stack)
+	if err != nil {
+		return err
+	}
+	opt, err := options(c)
+	if err != nil {
+		return err
+	}
+	if _, onCPU := opt.eng.(cpu); !onCPU {
+		return usagef("--device cuda: %s runs on the CPU only so far", c.Command.Name)
+	}
+	ins := make([]input, 0, len(specs))
+	defer func() {
+		for _, in := range ins {
+			in.Close()
+		}
+	}()
+	shapes := make([][]int, len(specs))
+	dtypes := make([]dtype.Dtype, len(specs))
+	for i, spec := range specs {
+		in, err := openInput(c, spec, npy.AccessAll)
+		if err != nil {
+			return err
+		}
+		ins = append(ins, in)
+		shapes[i], dtypes[i] = in.view.Shape, in.Dtype
+		if flat {
+			shapes[i] = []int{in.view.Count()}
+		}
+	}
+	var shape []int
+	if stack {
+		shape, axis, err = ops.StackShape(shapes, axis)
+	} else {
+		shape, axis, err = ops.ConcatShape(shapes, axis)
+	}
+	if err != nil {
+		return err
+	}
+	dt := resultType(dtypes)
+	return writeResult(c, opt, dt, shape, func(dst []byte, o ops.Options) error {
+		opt.Options = o
+		out := ops.Contiguous(dt.Size, shape, dst)
+		at := 0
+		for i, in := range ins {
+			part := out.Select(axis, i)
+			if !stack {
+				part = out.Slab(axis, at, shapes[i][axis])
+				at += shapes[i][axis]
+			}
+			if err := joinPart(part, in, dt, flat, opt); err != nil {
+				return fmt.Errorf("%s: %w", displayName(specs[i]), err)
+			}
+		}
+		return nil
+	})
+}
+
+// joinPart writes input in into part, a view of the output of dtype dt:
+// copied when in has dt, cast otherwise (straight into part when it is
+// contiguous, else through a buffer). With flat, part is 1-d and in is
+// read in C order.
+func joinPart(part ops.View, in input, dt dtype.Dtype, flat bool, opt settings) error {
+	src := in.view
+	if src.Count() == 0 {
+		return nil // an empty part may start past the output's end
+	}
+	contiguous, _ := part.Contiguity()
+	if flat || contiguous {
+		b := part.Data[part.Offset*dt.Size:][:part.Count()*dt.Size]
+		if in.Dtype == dt {
+			return ops.Copy(b, src, opt.Options)
+		}
+		return ops.Cast(b, dt, src, in.Dtype, opt.Options)
+	}
+	if in.Dtype != dt {
+		buf := make([]byte, src.Count()*dt.Size)
+		if err := ops.Cast(buf, dt, src, in.Dtype, opt.Options); err != nil {
+			return err
+		}
+		src = ops.Contiguous(dt.Size, src.Shape, buf)
+	}
+	return ops.CopyTo(part, src, opt.Options)
+}
+
+// resultType is numpy.result_type of arrays of dtypes ds: the first of
+// the numeric dtypes, by kind (bool, unsigned, signed, float, complex) and
+// then size, to which every one casts safely (numpy.promote_types); native
+// byte order.
+func resultType(ds []dtype.Dtype) dtype.Dtype {
+	for _, descr := range []string{"b1", "u1", "u2", "u4", "u8", "i1", "i2", "i4", "i8", "f2", "f4", "f8", "c8", "c16"} {
+		cand, _ := dtype.Parse(descr)
+		all := true
+		for _, d := range ds {
+			all = all && safeCast(d, cand)
+		}
+		if all {
+			return cand
+		}
+	}
+	return dtype.Dtype{Kind: 'c', Size: 16, Order: '<'} // not reached: every dtype casts safely to complex128
+}
+
+// join writes concat's and stack's scripts.
+func (s *script) join(c *cli.Context, stack bool) error {
+	specs, axis, flat, err := joinArgs(c, stack)
+	if err != nil {
+		return err
+	}
+	names := make([]string, len(specs))
+	for i, spec := range specs {
+		names[i] = s.load("a"+strconv.Itoa(i), spec)
+	}
+	list := "[" + strings.Join(names, ", ") + "]"
+	ax := strconv.Itoa(axis)
+	if flat {
+		ax = "None"
+	}
+	fn := map[bool]string{false: "concatenate", true: "stack"}[stack]
+	if s.lib != "torch" {
+		s.add("r = np.%s(%s, axis=%s)", fn, list, ax)
+		s.save(c, "r")
+		return nil
+	}
+	s.importModule("torch")
+	s.add("dt = np.result_type(*%s)  # NumPy's promotion, which strider follows (torch's differs)", list)
+	s.add("ts = [torch.from_numpy(x.astype(dt.newbyteorder('='))) for x in %s]", list)
+	if flat {
+		s.add("r = torch.cat([t.reshape(-1) for t in ts]).numpy()")
+	} else {
+		s.add("r = torch.%s(ts, dim=%s).numpy()", map[bool]string{false: "cat", true: "stack"}[stack], ax)
+	}
+	s.save(c, "r")
+	return nil
+}

@@ -1,0 +1,98 @@
+package ops
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// TestConcatSlabs: copying inputs into the slabs of a C-contiguous output
+// along an axis gives, in C order, what interleaving the inputs' C-order
+// copies block by block gives (the definition of concatenation); the
+// same for Select and stacking.
+func TestConcatSlabs(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(21, 22))
+	for trial := 0; trial < 300; trial++ {
+		nd := 1 + r.IntN(4)
+		base := make([]int, nd)
+		for k := range base {
+			base[k] = r.IntN(4)
+		}
+		axis := r.IntN(nd)
+		n := 1 + r.IntN(3)
+		shapes := make([][]int, n)
+		ins := make([]View, n)
+		for i := range ins {
+			s := append([]int(nil), base...)
+			s[axis] = r.IntN(4)
+			shapes[i] = s
+			data := make([]byte, Count(s)*2)
+			for k := range data {
+				data[k] = byte(r.Uint32())
+			}
+			ins[i] = Contiguous(2, s, data).Reversed().Reversed() // a fresh view
+		}
+		shape, ax, err := ConcatShape(shapes, axis-nd)
+		if err != nil || ax != axis {
+			t.Fatalf("ConcatShape(%v, %d): %v %d", shapes, axis-nd, err, ax)
+		}
+		out := Contiguous(2, shape, make([]byte, Count(shape)*2))
+		at := 0
+		for i, in := range ins {
+			if err := CopyTo(out.Slab(axis, at, shapes[i][axis]), in, Options{tune: eagerTuning()}); err != nil {
+				t.Fatal(err)
+			}
+			at += shapes[i][axis]
+		}
+		// The definition: for each index of the axes before axis, each
+		// input's block of its axis and the axes after it, in turn.
+		outer := Count(shape[:axis])
+		var want []byte
+		for o := 0; o < outer; o++ {
+			for i, in := range ins {
+				block := Count(shapes[i][axis:]) * 2
+				want = append(want, in.Data[o*block:(o+1)*block]...)
+			}
+		}
+		if !bytes.Equal(out.Data, want) {
+			t.Fatalf("concat of %v along %d differs from the definition", shapes, axis)
+		}
+	}
+}
+
+func TestJoinShapes(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		stack  bool
+		shapes [][]int
+		axis   int
+		want   string
+	}{
+		{false, [][]int{{2, 3}, {4, 3}}, 0, "[6 3]"},
+		{false, [][]int{{2, 3}, {2, 4}}, -1, "[2 7]"},
+		{false, [][]int{{2, 3}, {2, 4}}, 0, "along dimension 1, the array at index 0 has size 3 and the array at index 1 has size 4"},
+		{false, [][]int{{2, 3}, {3}}, 0, "the array at index 0 has 2 dimension(s) and the array at index 1 has 1 dimension(s)"},
+		{false, [][]int{{}, {}}, 0, "zero-dimensional arrays cannot be concatenated"},
+		{false, [][]int{{2, 3}}, 2, "axis 2 is out of bounds for array of dimension 2"},
+		{true, [][]int{{2, 3}, {2, 3}}, -1, "[2 3 2]"},
+		{true, [][]int{{}, {}}, 0, "[2]"},
+		{true, [][]int{{2, 3}, {2, 4}}, 0, "all input arrays must have the same shape"},
+		{true, [][]int{{2, 3}}, 3, "axis 3 is out of bounds for array of dimension 3"},
+	} {
+		f := ConcatShape
+		if c.stack {
+			f = StackShape
+		}
+		shape, _, err := f(c.shapes, c.axis)
+		got := fmt.Sprint(shape)
+		if err != nil {
+			got = err.Error()
+		}
+		if !strings.Contains(got, c.want) {
+			t.Errorf("%v %v axis %d: %q, want %q", c.stack, c.shapes, c.axis, got, c.want)
+		}
+	}
+}

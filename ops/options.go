@@ -1,0 +1,71 @@
+package ops
+
+import (
+	"runtime"
+	"sync/atomic"
+)
+
+// Options tune how an operation runs; the zero value is valid.
+type Options struct {
+	// Threads is the number of goroutines; 0 or less means GOMAXPROCS.
+	Threads int
+	// Done, when set, is advanced by the bytes written as chunks finish, so
+	// a caller can report progress.
+	Done *atomic.Int64
+
+	// tune overrides the engine's thresholds; nil means defaultTuning.
+	// Tests set it per call, so they can run in parallel.
+	tune *tuning
+}
+
+// tuning holds the thresholds that pick between an operation's paths. Each
+// is measured where it is used; tests move them to send small inputs down
+// every path.
+type tuning struct {
+	parallelMin     int // work below this many bytes runs on the calling goroutine
+	parallelSortMin int // strips this long are sorted with several threads
+	blockBytes      int // bound on a block of strided strips' buffers; 0: no blocks
+	radixMin        int // shorter inputs are insertion-sorted
+	msdMin          int // inputs this long take a most-significant-digit pass first
+	wideBucket      int // the most bytes of records the wide split leaves in a bucket
+	packLimit       int // the most bits a key and a position may share in one word
+	inPlaceMin      int // the shortest strip sorted inside its output
+}
+
+// defaultTuning is the thresholds every caller outside the tests runs with;
+// the comments where each is used say how it was measured.
+func defaultTuning() tuning {
+	return tuning{
+		parallelMin:     parallelMin,
+		parallelSortMin: 1 << 16,
+		blockBytes:      4 << 20,
+		radixMin:        64,
+		msdMin:          1 << 20,
+		wideBucket:      256 << 10,
+		packLimit:       64,
+		inPlaceMin:      1 << 16,
+	}
+}
+
+// defaults is defaultTuning, made once; nothing writes it.
+var defaults = defaultTuning()
+
+// tuning returns the thresholds to run with.
+func (o Options) tuning() *tuning {
+	if o.tune != nil {
+		return o.tune
+	}
+	return &defaults
+}
+
+func (o Options) threads() int {
+	if o.Threads > 0 {
+		return o.Threads
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// Work below this many bytes runs on the calling goroutine: starting threads
+// costs more than it saves. Operations without a tuning field use it as it
+// is; the others read Options.tuning().parallelMin.
+const parallelMin = 1 << 18

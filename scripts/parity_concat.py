@@ -1,0 +1,162 @@
+#!/usr/bin/python3
+"""Parity check for `strider concat` and `strider stack` against numpy.concatenate and numpy.stack.
+
+    go build -o /tmp/strider . && /usr/bin/python3 scripts/parity_concat.py --strider /tmp/strider
+    /usr/bin/python3 scripts/parity_concat.py --strider ./strider --cases 1000 --seed 1
+
+The interpreter needs numpy (>= 1.24); /usr/bin/python3 has it ($PYTHON in shell scripts).
+
+Cases alternate concat and stack over one to four inputs, cycling the first input through every
+dtype of CLI.md in both byte orders; the others share its dtype (often), or take another (the
+result is numpy.result_type's, native byte order), or its kind in the other byte order. Files are
+in C or Fortran order, shapes from 0-d to 3-d with empty axes; concat's inputs differ along the
+axis; the axis is random, often negative, and `none` (flatten) for concat. The reference is
+np.save(np.ascontiguousarray(np.concatenate(xs, axis))) / np.stack. Refusals (about one case in
+ten: shapes that do not match, an axis out of range, 0-d inputs to concat): NumPy refuses too,
+strider exits 2 with one line and writes nothing, and the printed script fails. Every passing
+case also runs the --as-numpy script (and every third the --as-torch one), which must write the
+same bytes.
+
+Output: a FAIL line per failure with the command to reproduce it, then
+"concat: N passed, N failed, N skipped". Exit status 0 when nothing failed, 1 otherwise.
+"""
+
+import argparse
+import concurrent.futures
+import io
+import os
+import random
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import gen_testdata as gt  # noqa: E402 - sibling module
+import selfcheck  # noqa: E402 - sibling module
+
+SHAPES = [(), (0,), (5,), (3, 4), (4, 1), (2, 0, 3), (2, 3, 4), (1, 6), (0, 2)]
+RUN_TMP = os.environ.get("PARITY_TMPDIR") or ("/dev/shm" if os.access("/dev/shm", os.W_OK) else None)
+
+
+def npy(arr):
+    b = io.BytesIO()
+    np.save(b, np.ascontiguousarray(arr) if arr.ndim else arr)
+    return b.getvalue()
+
+
+def make_case(rng, i, keep):
+    stack = i % 2 == 1
+    first = gt.DTYPE_TOKENS[(i // 2) % len(gt.DTYPE_TOKENS)]
+    shape = list(SHAPES[(i // 2) % len(SHAPES)])
+    n = rng.choice([1, 2, 2, 3, 4])
+    nd = len(shape)
+    axis = None
+    if stack:
+        axis = rng.randint(-(nd + 1), nd)
+    elif nd and rng.random() < 0.85:
+        axis = rng.randint(-nd, nd - 1)
+    refuse = rng.random() < 0.1
+    paths, tokens = [], []
+    for k in range(n):
+        token = first
+        r = rng.random()
+        if k and r < 0.3:
+            token = rng.choice(gt.DTYPE_TOKENS)
+        elif k and r < 0.45 and first.endswith(("le", "be")):
+            token = first[:-2] + ("be" if first.endswith("le") else "le")
+        s = list(shape)
+        if not stack and axis is not None and nd:
+            s[axis] = rng.randint(0, 3)
+        elif axis is None and not stack:
+            s = [rng.randint(0, 3) for _ in range(rng.randint(0, 3))]
+        if refuse and k == n - 1:
+            s = s + [2] if rng.random() < 0.5 or not s else s[:-1] + [s[-1] + 1]
+        a = gt.random_values(gt.token_dtype(token), tuple(s), np.random.default_rng(rng.randrange(2**32)))
+        if rng.random() < 0.5:
+            a = np.asfortranarray(a)
+        path = os.path.join(keep, f"{i}_{k}_{token}.npy")
+        np.save(path, a)
+        paths.append(path)
+        tokens.append(token)
+    if refuse and rng.random() < 0.3:
+        axis = 7 if axis is not None else axis
+    return stack, paths, axis, tokens, i % 3 == 0
+
+
+def run_case(strider, case, tmp_root):
+    stack, paths, axis, tokens, torch = case
+    xs = [np.load(p) for p in paths]
+    try:
+        want = npy(np.stack(xs, axis=axis) if stack else np.concatenate(xs, axis=axis))
+        refused = None
+    except (ValueError, np.AxisError) as e:
+        want, refused = None, e
+    with tempfile.TemporaryDirectory(dir=tmp_root) as tmp:
+        out = os.path.join(tmp, "out.npy")
+        op = "stack" if stack else "concat"
+        args = [op] + paths + ["-o", out] + ([] if axis == 0 and stack else ["--axis", "none" if axis is None else str(axis)])
+        argv = [strider] + args
+        p = subprocess.run(argv, capture_output=True, timeout=60)
+        if want is None:
+            lines = p.stderr.decode(errors="replace").splitlines()
+            if p.returncode != 2 or len(lines) != 1 or not lines[0].startswith(f"strider: {op}: "):
+                return argv, f"NumPy refused ({refused}); strider exit {p.returncode}, stderr {lines!r}"
+            if os.path.exists(out):
+                return argv, "strider refused but left an output file"
+            return argv, selfcheck.check_refused(strider, args, None, out)
+        if p.returncode != 0:
+            return argv, f"exit {p.returncode}: {p.stderr.decode(errors='replace').strip()}"
+        got = Path(out).read_bytes()
+        if got != want:
+            return argv, f"output differs from np.{'stack' if stack else 'concatenate'} ({tokens}, axis {axis})"
+        why = selfcheck.check(strider, args, None, out, False, got)
+        if why is None and torch:
+            why = selfcheck.check(strider, args, None, out, False, got, lib="torch")
+            why = None if why == "skip" else why
+        return argv, why
+
+
+def run(strider, cases=400, seed=0, verbose=False, workers=3):
+    """Runs `cases` joins (half concat, half stack); returns dict(passed, failed, skipped)."""
+    if not Path(strider).exists():
+        raise FileNotFoundError(f"no strider binary at {strider}")
+    rng = random.Random(seed)
+    keep = tempfile.mkdtemp(prefix="parity_concat_", dir=RUN_TMP)
+    passed = failed = 0
+    try:
+        jobs = [make_case(rng, i, keep) for i in range(cases)]
+        with concurrent.futures.ThreadPoolExecutor(workers) as pool:
+            results = list(pool.map(lambda c: run_case(strider, c, keep), jobs))
+        for argv, why in results:
+            if why:
+                failed += 1
+                print(f"FAIL {why}\n  $ {shlex.join(argv)}", flush=True)
+            else:
+                passed += 1
+    finally:
+        if not failed:
+            shutil.rmtree(keep, ignore_errors=True)
+        else:
+            print(f"concat: arrays kept in {keep}")
+    return dict(passed=passed, failed=failed, skipped=0)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--strider", default=str(Path(__file__).resolve().parent.parent / "strider"))
+    ap.add_argument("--cases", type=int, default=400)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("-v", "--verbose", action="store_true")
+    args = ap.parse_args()
+    r = run(args.strider, cases=args.cases, seed=args.seed, verbose=args.verbose)
+    print("concat: %(passed)d passed, %(failed)d failed, %(skipped)d skipped" % r)
+    return 1 if r["failed"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
