@@ -58,12 +58,9 @@ func runCast(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	opt, err := options(c)
+	opt, err := cpuOptions(c)
 	if err != nil {
 		return err
-	}
-	if _, onCPU := opt.eng.(cpu); !onCPU {
-		return usagef("--device cuda: cast runs on the CPU only so far")
 	}
 	in, err := openInput(c, spec, npy.AccessAllLater)
 	if err != nil {

@@ -82,12 +82,9 @@ func runJoin(c *cli.Context, stack bool) error {
 	if err != nil {
 		return err
 	}
-	opt, err := options(c)
+	opt, err := cpuOptions(c)
 	if err != nil {
 		return err
-	}
-	if _, onCPU := opt.eng.(cpu); !onCPU {
-		return usagef("--device cuda: %s runs on the CPU only so far", c.Command.Name)
 	}
 	ins := make([]input, 0, len(specs))
 	defer func() {

@@ -123,7 +123,7 @@ func cpuOptions(c *cli.Context) (settings, error) {
 		return settings{}, err
 	}
 	if _, onCPU := opt.eng.(cpu); !onCPU {
-		return settings{}, usagef("--device cuda: %s has no GPU kernel (it is bound by memory or parsing speed); use --device cpu", c.Command.Name)
+		return settings{}, usagef("--device cuda: %s has no GPU kernel yet; use --device cpu", c.Command.Name)
 	}
 	return opt, nil
 }

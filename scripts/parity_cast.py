@@ -21,13 +21,8 @@ Output: a FAIL line per failure with the command to reproduce it, then
 "cast: N passed, N failed, N skipped". Exit status 0 when nothing failed, 1 otherwise.
 """
 
-import argparse
-import concurrent.futures
 import io
 import os
-import random
-import shlex
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -38,11 +33,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import gen_testdata as gt  # noqa: E402 - sibling module
+import plugin  # noqa: E402 - sibling module
 import selfcheck  # noqa: E402 - sibling module
 
 SHAPES = [(), (0,), (7,), (3, 4), (4, 1), (2, 0, 3), (2, 3, 4), (40,), (5, 9)]
 RULES = ["unsafe", "same_kind", "safe", "equiv", "no"]
-RUN_TMP = os.environ.get("PARITY_TMPDIR") or ("/dev/shm" if os.access("/dev/shm", os.W_OK) else None)
 
 FLOATS = [np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, 0.5, -0.5, 1.5, 2.5, -1.0, -1.5, 127.5, 128.0,
           255.0, 256.0, 300.7, -129.0, 32767.5, 32768.0, 65504.0, 65519.99, 65520.0, 65535.0, 65536.0,
@@ -147,40 +142,8 @@ def run_case(strider, case, tmp_root):
 
 def run(strider, cases=1400, seed=0, verbose=False, workers=3):
     """Runs `cases` casts (625 cover every pair once, unsafe); returns dict(passed, failed, skipped)."""
-    if not Path(strider).exists():
-        raise FileNotFoundError(f"no strider binary at {strider}")
-    rng = random.Random(seed)
-    keep = tempfile.mkdtemp(prefix="parity_cast_", dir=RUN_TMP)
-    passed = failed = 0
-    try:
-        jobs = [make_case(rng, i, keep) for i in range(cases)]
-        with concurrent.futures.ThreadPoolExecutor(workers) as pool:
-            results = list(pool.map(lambda c: run_case(strider, c, keep), jobs))
-        for argv, why in results:
-            if why:
-                failed += 1
-                print(f"FAIL {why}\n  $ {shlex.join(argv)}", flush=True)
-            else:
-                passed += 1
-    finally:
-        if not failed:
-            shutil.rmtree(keep, ignore_errors=True)
-        else:
-            print(f"cast: arrays kept in {keep}")
-    return dict(passed=passed, failed=failed, skipped=0)
-
-
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--strider", default=str(Path(__file__).resolve().parent.parent / "strider"))
-    ap.add_argument("--cases", type=int, default=1400)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("-v", "--verbose", action="store_true")
-    args = ap.parse_args()
-    r = run(args.strider, cases=args.cases, seed=args.seed, verbose=args.verbose)
-    print("cast: %(passed)d passed, %(failed)d failed, %(skipped)d skipped" % r)
-    return 1 if r["failed"] else 0
+    return plugin.run_cases("cast", strider, cases, seed, make_case, run_case, workers)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(plugin.main("cast", __doc__, run, 1400))

@@ -22,13 +22,8 @@ Output: a FAIL line per failure with the command to reproduce it, then
 "unique-consecutive: N passed, N failed, N skipped". Exit status 0 when nothing failed.
 """
 
-import argparse
-import concurrent.futures
 import io
 import os
-import random
-import shlex
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -39,12 +34,12 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import gen_testdata as gt  # noqa: E402 - sibling module
+import plugin  # noqa: E402 - sibling module
 import selfcheck  # noqa: E402 - sibling module
 
 SHAPES = [(), (0,), (1,), (9,), (3, 4), (4, 1), (1, 4), (2, 0, 3), (2, 3, 4), (0, 3), (3, 0),
           (1, 6, 1, 2), (5, 2), (4, 3, 2, 2), (40,), (30, 3)]
 TORCH_KINDS = {"b1", "i1", "u1", "i2", "i4", "i8", "f4", "f8"}
-RUN_TMP = os.environ.get("PARITY_TMPDIR") or ("/dev/shm" if os.access("/dev/shm", os.W_OK) else None)
 
 
 def npy(arr):
@@ -147,42 +142,8 @@ def run_case(strider, case, tmp_root):
 
 def run(strider, cases=400, seed=0, verbose=False, workers=3):
     """Runs `cases` cases; returns dict(passed, failed, skipped)."""
-    if not Path(strider).exists():
-        raise FileNotFoundError(f"no strider binary at {strider}")
-    rng = random.Random(seed)
-    keep = tempfile.mkdtemp(prefix="parity_unique_", dir=RUN_TMP)
-    passed = failed = 0
-    try:
-        jobs = [make_case(rng, i, keep) for i in range(cases)]
-        with concurrent.futures.ThreadPoolExecutor(workers) as pool:
-            results = list(pool.map(lambda c: run_case(strider, c, keep), jobs))
-        for argv, why in results:
-            if why:
-                failed += 1
-                print(f"FAIL {why}\n  $ {shlex.join(argv)}", flush=True)
-            else:
-                passed += 1
-        if verbose:
-            print(f"unique-consecutive: {sum(1 for j in jobs if j[1] in TORCH_KINDS)} of {cases} also against torch")
-    finally:
-        if not failed:
-            shutil.rmtree(keep, ignore_errors=True)
-        else:
-            print(f"unique-consecutive: arrays kept in {keep}")
-    return dict(passed=passed, failed=failed, skipped=0)
-
-
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--strider", default=str(Path(__file__).resolve().parent.parent / "strider"))
-    ap.add_argument("--cases", type=int, default=400)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("-v", "--verbose", action="store_true")
-    args = ap.parse_args()
-    r = run(args.strider, cases=args.cases, seed=args.seed, verbose=args.verbose)
-    print("unique-consecutive: %(passed)d passed, %(failed)d failed, %(skipped)d skipped" % r)
-    return 1 if r["failed"] else 0
+    return plugin.run_cases("unique-consecutive", strider, cases, seed, make_case, run_case, workers)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(plugin.main("unique-consecutive", __doc__, run, 400))
