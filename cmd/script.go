@@ -285,130 +285,153 @@ func pyNested(shape []int, vals []int64) string {
 	return "[" + strings.Join(parts, ", ") + "]"
 }
 
-// build writes the command's script.
+// build writes the command's script: each command's lines come from its
+// own method (most in the command's file), which also saves the result.
 func (s *script) build(c *cli.Context) error {
-	torch := s.lib == "torch"
-	intFlag := func(name string) (int, error) { return parseInt(name, c.String(name)) }
-	switch name := c.Command.Name; name {
-	case "transpose":
-		spec, err := oneInput(c, "input IN")
-		if err != nil {
-			return err
-		}
-		axes := "None"
-		if c.IsSet("axes") {
-			p, err := parseInts("axes", c.String("axes"))
-			if err != nil {
-				return err
-			}
-			axes = pyInts(p)
-		}
-		a := s.load("a", spec)
-		if torch {
-			s.toTorch("t", a)
-			if axes == "None" {
-				axes = "tuple(reversed(range(t.dim())))"
-			}
-			s.add("r = %s", fromTorch("t.permute("+axes+")", a))
-		} else {
-			s.add("r = np.transpose(%s, axes=%s)", a, axes)
-		}
-	case "reshape":
-		return s.reshape(c)
-	case "diagonal":
-		spec, err := oneInput(c, "input IN")
-		if err != nil {
-			return err
-		}
-		k, err := intFlag("offset")
-		if err != nil {
-			return err
-		}
-		a1, err := intFlag("axis1")
-		if err != nil {
-			return err
-		}
-		a2, err := intFlag("axis2")
-		if err != nil {
-			return err
-		}
-		a := s.load("a", spec)
-		off := strconv.Itoa(k)
-		if k >= 1<<31-1 || k <= -(1<<31-1) {
-			// NumPy's offset is a C int; any offset past a corner gives the same empty diagonal.
-			off = fmt.Sprintf("max(-%s.shape[%d], min(%s.shape[%d], %d))", a, a1, a, a2, k)
-			s.add("# the offset is clamped to the corners: NumPy takes a 32-bit offset, and any offset past a corner is empty")
-		}
-		if torch {
-			s.toTorch("t", a)
-			s.add("r = %s", fromTorch(fmt.Sprintf("torch.diagonal(t, offset=%s, dim1=%d, dim2=%d)", off, a1, a2), a))
-		} else {
-			s.add("r = np.diagonal(%s, offset=%s, axis1=%d, axis2=%d)", a, off, a1, a2)
-		}
-	case "unique-consecutive":
-		return s.uniqueConsecutive(c)
-	case "concat", "stack":
-		return s.join(c, name == "stack")
-	case "cast":
-		return s.cast(c)
-	case "gather":
-		return s.gather(c)
-	case "gather-elements":
-		return s.gatherElements(c)
-	case "tril-indices", "triu-indices":
-		rows, cols, k, d, err := triArgs(c)
-		if err != nil {
-			return err
-		}
-		fn := strings.TrimSuffix(name, "-indices")
-		s.importModule("numpy as np")
-		if kc := max(-rows, min(cols, k)); kc != k {
-			s.add("# offset %d clamped to %d: any offset past a corner gives the same triangle, and NumPy's is a C long", k, kc)
-			k = kc
-		}
-		if torch {
-			s.importModule("torch")
-			s.add("r = torch.%s_indices(%d, %d, %d, dtype=torch.%s).numpy()", fn, rows, cols, k, d.Name())
-		} else {
-			s.add("r = np.stack(np.%s_indices(%d, %d, %d)).astype(np.%s)", fn, rows, k, cols, d.Name())
-		}
-	case "sort":
-		return s.sort(c)
-	case "slice":
-		if torch {
-			return usagef("--as-torch: PyTorch's indexing is not NumPy's in every case (boolean scalars, lists apart); use --as-numpy")
-		}
-		if c.NArg() != 2 {
-			return usagef("expected IN and one EXPR, got %d arguments (see strider slice --help)", c.NArg())
-		}
-		expr := c.Args().Get(1)
-		// Only a valid expression is pasted into the script: its grammar
-		// admits integers, names of constants and punctuation, nothing to run.
-		items, err := pylit.ParseIndex(expr)
-		if err != nil {
-			return usagef("%v", err)
-		}
-		for _, it := range items {
-			if c.String(orderFlag.Name) == "keep" && (it.Kind == pylit.IndexArray || it.Kind == pylit.IndexBoolArray) {
-				return keepOrderLists(expr)
-			}
-		}
-		a := s.load("a", c.Args().Get(0))
-		s.sliceNames(expr)
-		s.add("r = np.asarray(%s[%s], dtype=%s.dtype)  # a scalar result stays a 0-d array of the input's dtype", a, strings.Join(strings.Fields(expr), " "), a)
-	case "compare":
-		return s.compare(c)
-	case "show":
-		return s.show(c)
-	case "to-text":
-		return s.toText(c)
-	case "from-text":
-		return s.fromText(c)
-	case "stats":
-		return s.stats(c)
-	default:
+	name := c.Command.Name
+	b, ok := scriptBuilders[name]
+	if !ok {
 		return usagef("--as-%s is not available for %s", s.lib, name)
 	}
+	return b(s, c)
+}
+
+// scriptBuilders are the commands that print scripts, and how.
+var scriptBuilders = map[string]func(*script, *cli.Context) error{
+	"transpose":          (*script).transpose,
+	"reshape":            (*script).reshape,
+	"diagonal":           (*script).diagonal,
+	"unique-consecutive": (*script).uniqueConsecutive,
+	"concat":             func(s *script, c *cli.Context) error { return s.join(c, false) },
+	"stack":              func(s *script, c *cli.Context) error { return s.join(c, true) },
+	"cast":               (*script).cast,
+	"gather":             (*script).gather,
+	"gather-elements":    (*script).gatherElements,
+	"tril-indices":       (*script).tri,
+	"triu-indices":       (*script).tri,
+	"sort":               (*script).sort,
+	"slice":              (*script).slice,
+	"compare":            (*script).compare,
+	"show":               (*script).show,
+	"to-text":            (*script).toText,
+	"from-text":          (*script).fromText,
+	"stats":              (*script).stats,
+}
+
+// transpose writes np.transpose / torch.permute.
+func (s *script) transpose(c *cli.Context) error {
+	torch := s.lib == "torch"
+	spec, err := oneInput(c, "input IN")
+	if err != nil {
+		return err
+	}
+	axes := "None"
+	if c.IsSet("axes") {
+		p, err := parseInts("axes", c.String("axes"))
+		if err != nil {
+			return err
+		}
+		axes = pyInts(p)
+	}
+	a := s.load("a", spec)
+	if torch {
+		s.toTorch("t", a)
+		if axes == "None" {
+			axes = "tuple(reversed(range(t.dim())))"
+		}
+		s.add("r = %s", fromTorch("t.permute("+axes+")", a))
+	} else {
+		s.add("r = np.transpose(%s, axes=%s)", a, axes)
+	}
+	s.save(c, "r")
+	return nil
+}
+
+// diagonal writes np.diagonal / torch.diagonal.
+func (s *script) diagonal(c *cli.Context) error {
+	torch := s.lib == "torch"
+	intFlag := func(name string) (int, error) { return parseInt(name, c.String(name)) }
+	spec, err := oneInput(c, "input IN")
+	if err != nil {
+		return err
+	}
+	k, err := intFlag("offset")
+	if err != nil {
+		return err
+	}
+	a1, err := intFlag("axis1")
+	if err != nil {
+		return err
+	}
+	a2, err := intFlag("axis2")
+	if err != nil {
+		return err
+	}
+	a := s.load("a", spec)
+	off := strconv.Itoa(k)
+	if k >= 1<<31-1 || k <= -(1<<31-1) {
+		// NumPy's offset is a C int; any offset past a corner gives the same empty diagonal.
+		off = fmt.Sprintf("max(-%s.shape[%d], min(%s.shape[%d], %d))", a, a1, a, a2, k)
+		s.add("# the offset is clamped to the corners: NumPy takes a 32-bit offset, and any offset past a corner is empty")
+	}
+	if torch {
+		s.toTorch("t", a)
+		s.add("r = %s", fromTorch(fmt.Sprintf("torch.diagonal(t, offset=%s, dim1=%d, dim2=%d)", off, a1, a2), a))
+	} else {
+		s.add("r = np.diagonal(%s, offset=%s, axis1=%d, axis2=%d)", a, off, a1, a2)
+	}
+	s.save(c, "r")
+	return nil
+}
+
+// tri writes tril-indices and triu-indices: np.tril_indices / torch.tril_indices.
+func (s *script) tri(c *cli.Context) error {
+	torch := s.lib == "torch"
+	name := c.Command.Name
+	rows, cols, k, d, err := triArgs(c)
+	if err != nil {
+		return err
+	}
+	fn := strings.TrimSuffix(name, "-indices")
+	s.importModule("numpy as np")
+	if kc := max(-rows, min(cols, k)); kc != k {
+		s.add("# offset %d clamped to %d: any offset past a corner gives the same triangle, and NumPy's is a C long", k, kc)
+		k = kc
+	}
+	if torch {
+		s.importModule("torch")
+		s.add("r = torch.%s_indices(%d, %d, %d, dtype=torch.%s).numpy()", fn, rows, cols, k, d.Name())
+	} else {
+		s.add("r = np.stack(np.%s_indices(%d, %d, %d)).astype(np.%s)", fn, rows, k, cols, d.Name())
+	}
+	s.save(c, "r")
+	return nil
+}
+
+// slice writes a[EXPR] (NumPy only).
+func (s *script) slice(c *cli.Context) error {
+	torch := s.lib == "torch"
+	if torch {
+		return usagef("--as-torch: PyTorch's indexing is not NumPy's in every case (boolean scalars, lists apart); use --as-numpy")
+	}
+	if c.NArg() != 2 {
+		return usagef("expected IN and one EXPR, got %d arguments (see strider slice --help)", c.NArg())
+	}
+	expr := c.Args().Get(1)
+	// Only a valid expression is pasted into the script: its grammar
+	// admits integers, names of constants and punctuation, nothing to run.
+	items, err := pylit.ParseIndex(expr)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	for _, it := range items {
+		if c.String(orderFlag.Name) == "keep" && (it.Kind == pylit.IndexArray || it.Kind == pylit.IndexBoolArray) {
+			return keepOrderLists(expr)
+		}
+	}
+	a := s.load("a", c.Args().Get(0))
+	s.sliceNames(expr)
+	s.add("r = np.asarray(%s[%s], dtype=%s.dtype)  # a scalar result stays a 0-d array of the input's dtype", a, strings.Join(strings.Fields(expr), " "), a)
 	s.save(c, "r")
 	return nil
 }
