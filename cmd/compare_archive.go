@@ -50,50 +50,78 @@ func compareArchives(c *cli.Context, specA, specD string, tol ops.Tolerance, opt
 	if !byMember(c, arA, arD) {
 		return false, nil
 	}
+	names, err := memberNames(c, arA, arD, specA, specD)
+	if err != nil {
+		return true, err
+	}
+	counts, err := reportMembers(c, arA, arD, names, tol, opt)
+	if err != nil {
+		return true, err
+	}
+	if !c.Bool("json") {
+		differ := counts["differs"] + counts["shape mismatch"] + counts["dtype mismatch"]
+		if _, err := fmt.Fprintf(c.App.Writer, "%d %s: %d equal, %d differ, %d only in A, %d only in B\n",
+			len(names), plural(len(names), "member"), counts["equal"], differ, counts["only in A"], counts["only in B"]); err != nil {
+			return true, err
+		}
+	}
+	if counts["equal"] != len(names) {
+		return true, errDifferent
+	}
+	return true, nil
+}
+
+// memberNames lists the members to compare, each once: A's in A's order,
+// then those only in B, all matching --member when it is given.
+func memberNames(c *cli.Context, arA, arD *npy.Archive, specA, specD string) ([]string, error) {
 	glob := c.String("member")
 	if _, err := path.Match(glob, ""); glob != "" && err != nil {
-		return true, usagef("--member %q is not a valid pattern: %v", glob, err)
+		return nil, usagef("--member %q is not a valid pattern: %v", glob, err)
 	}
 	selected := func(name string) bool {
 		ok, _ := path.Match(glob, name)
 		return glob == "" || ok
 	}
-	inD := map[string]bool{}
-	for _, n := range arD.Names {
-		inD[n] = true
-	}
-	inA := map[string]bool{}
+	seen := map[string]bool{}
 	var names []string
-	for _, n := range arA.Names {
-		if !inA[n] && selected(n) {
-			names = append(names, n)
-		}
-		inA[n] = true
-	}
-	for _, n := range arD.Names {
-		if !inA[n] && selected(n) {
-			names = append(names, n)
-			inA[n] = true // listed once
+	for _, list := range [][]string{arA.Names, arD.Names} {
+		for _, n := range list {
+			if !seen[n] && selected(n) {
+				names = append(names, n)
+			}
+			seen[n] = true
 		}
 	}
 	if glob != "" && len(names) == 0 {
-		return true, usagef("--member %q matches no member of %s or %s", glob, specA, specD)
+		return nil, usagef("--member %q matches no member of %s or %s", glob, specA, specD)
 	}
+	return names, nil
+}
+
+// reportMembers compares each named member and prints its line (or JSON
+// object); it returns how many members had each status.
+func reportMembers(c *cli.Context, arA, arD *npy.Archive, names []string, tol ops.Tolerance, opt settings) (map[string]int, error) {
 	counts := map[string]int{}
 	enc := json.NewEncoder(c.App.Writer)
 	enc.SetEscapeHTML(false)
-	asJSON := c.Bool("json")
+	inA, inD := map[string]bool{}, map[string]bool{}
+	for _, n := range arA.Names {
+		inA[n] = true
+	}
+	for _, n := range arD.Names {
+		inD[n] = true
+	}
 	for _, name := range names {
 		m := memberReport{Member: name}
 		switch {
 		case !inD[name]:
 			m.Status = "only in A"
-		case !contains(arA.Names, name):
+		case !inA[name]:
 			m.Status = "only in B"
 		default:
 			r, err := compareMember(c, arA.Spec(name), arD.Spec(name), tol, opt)
 			if err != nil {
-				return true, err
+				return nil, err
 			}
 			m.compareReport = r
 			switch {
@@ -106,9 +134,9 @@ func compareArchives(c *cli.Context, specA, specD string, tol ops.Tolerance, opt
 			}
 		}
 		counts[m.Status]++
-		if asJSON {
+		if c.Bool("json") {
 			if err := enc.Encode(m); err != nil {
-				return true, err
+				return nil, err
 			}
 			continue
 		}
@@ -117,20 +145,10 @@ func compareArchives(c *cli.Context, specA, specD string, tol ops.Tolerance, opt
 			line += ": " + strings.Join(m.lines, ", ")
 		}
 		if _, err := fmt.Fprintln(c.App.Writer, line); err != nil {
-			return true, err
+			return nil, err
 		}
 	}
-	if !asJSON {
-		differ := counts["differs"] + counts["shape mismatch"] + counts["dtype mismatch"]
-		if _, err := fmt.Fprintf(c.App.Writer, "%d %s: %d equal, %d differ, %d only in A, %d only in B\n",
-			len(names), plural(len(names), "member"), counts["equal"], differ, counts["only in A"], counts["only in B"]); err != nil {
-			return true, err
-		}
-	}
-	if counts["equal"] != len(names) {
-		return true, errDifferent
-	}
-	return true, nil
+	return counts, nil
 }
 
 // byMember reports whether two archives are compared member by member
@@ -144,15 +162,6 @@ func plural(n int, word string) string {
 		return word
 	}
 	return word + "s"
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // compareMember compares one pair of members as compare compares two
