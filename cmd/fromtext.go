@@ -64,42 +64,9 @@ func runFromText(c *cli.Context) error {
 	if err != nil {
 		return usagef("--dtype: %v", err)
 	}
-	lt := ops.LoadTxt{Comments: "#"}
-	if c.IsSet(textCommentsFlag.Name) {
-		lt.Comments = c.String(textCommentsFlag.Name)
-	}
-	if c.IsSet(textDelimiterFlag.Name) {
-		del := c.String(textDelimiterFlag.Name)
-		if len(del) != 1 {
-			return usagef("--delimiter %q: one character (byte) is needed; leave it out to split at whitespace", del)
-		}
-		lt.Delimiter = del[0]
-	}
-	if c.Bool(textCSVFlag.Name) {
-		if lt.Delimiter != 0 && lt.Delimiter != ',' {
-			return usagef("--csv and --delimiter %q disagree", string(lt.Delimiter))
-		}
-		lt.Delimiter = ','
-	}
-	if lt.Delimiter != 0 && lt.Comments != "" && lt.Comments == string(lt.Delimiter) {
-		return usagef("--comments %q is the delimiter too", lt.Comments)
-	}
-	if lt.SkipRows, err = parseInt("skiprows", c.String("skiprows")); err != nil {
+	lt, err := loadTxtFlags(c)
+	if err != nil {
 		return err
-	}
-	if lt.SkipRows < 0 {
-		return usagef("--skiprows %d is negative", lt.SkipRows)
-	}
-	if c.IsSet("usecols") {
-		if lt.UseCols, err = parseInts("usecols", c.String("usecols")); err != nil {
-			return err
-		}
-	}
-	if lt.NDMin, err = parseInt("ndmin", c.String("ndmin")); err != nil {
-		return err
-	}
-	if lt.NDMin < 0 || lt.NDMin > 2 {
-		return usagef("--ndmin %d: only 0, 1 and 2 are allowed", lt.NDMin)
 	}
 	text, release, err := readText(c, spec)
 	if err != nil {
@@ -146,6 +113,50 @@ func runFromText(c *cli.Context) error {
 		}
 	}
 	return err
+}
+
+// loadTxtFlags reads from-text's options for np.loadtxt: --comments,
+// --delimiter, --csv, --skiprows, --usecols and --ndmin.
+func loadTxtFlags(c *cli.Context) (ops.LoadTxt, error) {
+	lt := ops.LoadTxt{Comments: "#"}
+	var err error
+	if c.IsSet(textCommentsFlag.Name) {
+		lt.Comments = c.String(textCommentsFlag.Name)
+	}
+	if c.IsSet(textDelimiterFlag.Name) {
+		del := c.String(textDelimiterFlag.Name)
+		if len(del) != 1 {
+			return lt, usagef("--delimiter %q: one character (byte) is needed; leave it out to split at whitespace", del)
+		}
+		lt.Delimiter = del[0]
+	}
+	if c.Bool(textCSVFlag.Name) {
+		if lt.Delimiter != 0 && lt.Delimiter != ',' {
+			return lt, usagef("--csv and --delimiter %q disagree", string(lt.Delimiter))
+		}
+		lt.Delimiter = ','
+	}
+	if lt.Delimiter != 0 && lt.Comments != "" && lt.Comments == string(lt.Delimiter) {
+		return lt, usagef("--comments %q is the delimiter too", lt.Comments)
+	}
+	if lt.SkipRows, err = parseInt("skiprows", c.String("skiprows")); err != nil {
+		return lt, err
+	}
+	if lt.SkipRows < 0 {
+		return lt, usagef("--skiprows %d is negative", lt.SkipRows)
+	}
+	if c.IsSet("usecols") {
+		if lt.UseCols, err = parseInts("usecols", c.String("usecols")); err != nil {
+			return lt, err
+		}
+	}
+	if lt.NDMin, err = parseInt("ndmin", c.String("ndmin")); err != nil {
+		return lt, err
+	}
+	if lt.NDMin < 0 || lt.NDMin > 2 {
+		return lt, usagef("--ndmin %d: only 0, 1 and 2 are allowed", lt.NDMin)
+	}
+	return lt, nil
 }
 
 // readText reads a whole text input: a file, mapped, or all of standard
