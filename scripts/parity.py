@@ -75,6 +75,7 @@ import json
 import math
 import os
 import re
+import resource
 import shlex
 import shutil
 import subprocess
@@ -303,14 +304,14 @@ ORDERS = ("C", "F")
 def cell(idx):
     """(token, order, layout) of random case idx: the cases cycle through every dtype token
     (each dtype family in both byte orders), then both orders, so every 50 consecutive cases
-    hold each (token, order) once; each block of 50 has one layout, blocks 1 and 2 of every 6
-    0-d and empty, the others any shape (where 0-d and empty also occur at random). So 150
-    cases from 0 meet every (token, order, layout) cell, and coverage needs no luck."""
+    hold each (token, order) once; each block of 50 has one layout: of every 12 blocks, block
+    1 is 0-d, blocks 2 and 7 are empty and the rest n-d. So 150 cases from 0 meet every
+    (token, order, layout) cell, and coverage needs no luck."""
     tokens = gt.DTYPE_TOKENS
     token = tokens[idx % len(tokens)]
     order = ORDERS[(idx // len(tokens)) % 2]
-    block = (idx // (2 * len(tokens))) % 6
-    return token, order, {1: "0-d", 2: "empty"}.get(block, "n-d")
+    block = (idx // (2 * len(tokens))) % 12
+    return token, order, {1: "0-d", 2: "empty", 7: "empty"}.get(block, "n-d")
 
 
 def cells_needed():
@@ -1204,8 +1205,8 @@ def parse_args(argv):
     ap.add_argument("--diagonal-cases", type=int, default=600,
                     help="random diagonal cases (600)")
     ap.add_argument("--gather-cases", type=int, default=400, help="random gather cases (400)")
-    ap.add_argument("--gather-elements-cases", type=int, default=150,
-                    help="random gather-elements cases (150)")
+    ap.add_argument("--gather-elements-cases", type=int, default=300,
+                    help="random gather-elements cases (300)")
     ap.add_argument("--plugin-cases", type=int, default=0,
                     help="cases= for plug-in modules (0: each module's own default times "
                     "--scale)")
@@ -1330,6 +1331,13 @@ def start_plugins(plugins, strider_path, args):
     return {op: futures[op] for op in plugins}
 
 
+def cpu_seconds():
+    """User + system CPU time of this process and its finished children, in seconds."""
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(
+        resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def check_cells(runner, ops, args):
     """The coverage check: every op run with at least cells_needed() random cases must have met
     every (dtype token, order, layout) cell. Returns FAIL lines and a summary line."""
@@ -1365,6 +1373,7 @@ def main(argv=None):
         return 2
     if args.plugin_child:  # one plug-in for start_plugins: its counts on the last line
         r = run_plugin(args.plugin_child, os.path.abspath(path), args)
+        r["cpu"] = cpu_seconds()
         print(RESULT_MARK + json.dumps(r), flush=True)
         return 0
     strider = Strider(os.path.abspath(path), args.timeout)
@@ -1408,6 +1417,7 @@ def main(argv=None):
     for line in coverage_fails:
         print(line)
     builtin_seconds = time.monotonic() - start
+    builtin_cpu = cpu_seconds()  # with --lanes 0: before the plug-ins run in this process
 
     plugin_results = {}
     for op in plugins:
@@ -1436,13 +1446,18 @@ def main(argv=None):
             print("%s %s: %d passed (%d refusals), %d failed, %d skipped%s"
                   % (op, lib, count["pass"], refusals, count["fail"], count["skip"], note))
     print(coverage_note)
-    print("%d strider runs in %.1fs" % (len(jobs), builtin_seconds))
+    # CPU: user + system, strider runs and child processes included (what an idle machine's
+    # cores must do; wall time on a shared machine says little).
+    if lanes:
+        builtin_cpu = cpu_seconds() - sum(r.get("cpu", 0) for r in plugin_results.values())
+    print("%d strider runs in %.1fs (CPU %.0fs)" % (len(jobs), builtin_seconds, builtin_cpu))
     for op, r in plugin_results.items():
-        print("%s (plug-in parity_%s.py): %d passed, %d failed, %d skipped in %.1fs%s"
+        print("%s (plug-in parity_%s.py): %d passed, %d failed, %d skipped in %.1fs%s%s"
               % (op, op.replace("-", "_"), r["passed"], r["failed"], r["skipped"],
-                 r["seconds"], " (%s)" % r["error"] if r["error"] else ""))
+                 r["seconds"], " (CPU %.0fs)" % r["cpu"] if "cpu" in r else "",
+                 " (%s)" % r["error"] if r["error"] else ""))
     if plugin_results:
-        print("total %.1fs" % (time.monotonic() - start))
+        print("total %.1fs (CPU %.0fs)" % (time.monotonic() - start, cpu_seconds()))
 
     if failed or coverage_fails or args.keep:
         print("inputs and outputs kept in %s" % tmp)
