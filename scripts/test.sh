@@ -54,7 +54,16 @@ cpufile=$(mktemp)
 log=$(mktemp)
 racelog=$(mktemp)
 bin=$(mktemp -d)
-trap 'rm -rf "$bin" "$log" "$racelog" "$cpufile"' EXIT
+cudalog=$(mktemp)
+cuda_install=""
+finish() {
+  if [ -n "$cuda_install" ] && kill -0 "$cuda_install" 2>/dev/null; then
+    echo "waiting for the CUDA toolkit install to end (stopping apt-get midway would leave dpkg half done)"
+    wait "$cuda_install" || true
+  fi
+  rm -rf "$bin" "$log" "$racelog" "$cpufile" "$cudalog"
+}
+trap finish EXIT
 cpu_so_far() { # sets cpu; `times` must run in this shell, not in a $(...) subshell
   times >"$cpufile"
   cpu=$(awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, p, "m"); sub("s", "", p[2]); t += p[1] * 60 + p[2] } printf "%d", t }' "$cpufile")
@@ -80,6 +89,21 @@ fi
 "$PYTHON" -c 'import numpy, torch; print("numpy", numpy.__version__, "torch", torch.__version__)'
 go version
 
+if [ "${STRIDER_SKIP_CUDA:-}" != 1 ] && [ "$STRIDER_CUDA" = require ] && ! command -v "${NVCC:-nvcc}" >/dev/null; then
+  step "CUDA toolkit, for the CUDA build check at the end (installed in the background)"
+  # Downloading and unpacking take minutes but little CPU: they overlap the
+  # steps below instead of coming before them.
+  scripts/cuda-check.sh --install-prepare
+  echo "apt-get install runs in the background from here; the CUDA build step waits for it"
+  (
+    rc=0
+    scripts/cuda-check.sh --install-packages || rc=$?
+    echo "(the CUDA toolkit install ended ${SECONDS}s into the run, status $rc)"
+    exit "$rc"
+  ) >"$cudalog" 2>&1 &
+  cuda_install=$!
+fi
+
 step "format and vet"
 unformatted=$(gofmt -l $(git ls-files '*.go'))
 if [ -n "$unformatted" ]; then
@@ -99,22 +123,6 @@ for target in darwin/arm64 windows/amd64; do
   echo "-- vet $target"
   GOOS=${target%/*} GOARCH=${target#*/} go vet ./...
 done
-
-step "CUDA build (PTX up to date, build and vet with -tags cuda)"
-# The GPU path itself needs a GPU (scripts/gpu-parity.sh); this checks that
-# it builds, that the embedded PTX is what the kernels compile to, and runs
-# nothing that needs a device. Its pure-Go launch plans are tested by
-# go test ./cuda below.
-if [ "${STRIDER_SKIP_CUDA:-}" = 1 ]; then
-  echo "SKIPPED: CUDA build check (STRIDER_SKIP_CUDA=1)"
-elif [ "$STRIDER_CUDA" = require ]; then
-  scripts/cuda-check.sh --install
-elif command -v "${NVCC:-nvcc}" >/dev/null; then
-  scripts/cuda-check.sh
-else
-  echo "SKIPPED: CUDA build check: nvcc not found (CI runs it with STRIDER_CUDA=require, which"
-  echo "installs the CUDA toolkit, about 6.7 GiB; STRIDER_SKIP_CUDA=1 skips it without this note)"
-fi
 
 step "fixtures are what gen_testdata.py writes"
 "$PYTHON" scripts/gen_testdata.py --check
@@ -175,6 +183,32 @@ go build -o "$bin/strider" .
 
 step "benchmark smoke run (outputs must match NumPy's; nothing timed)"
 "$PYTHON" scripts/bench.py --strider "$bin/strider" --quick --runs 0 --work "$bin/bench" >/dev/null
+
+step "CUDA build (PTX up to date, build and vet with -tags cuda)"
+# The GPU path itself needs a GPU (scripts/gpu-parity.sh); this checks that
+# it builds, that the embedded PTX is what the kernels compile to, and runs
+# nothing that needs a device. Its pure-Go launch plans are tested by
+# go test ./cuda above.
+if [ "${STRIDER_SKIP_CUDA:-}" = 1 ]; then
+  echo "SKIPPED: CUDA build check (STRIDER_SKIP_CUDA=1)"
+elif [ -n "$cuda_install" ]; then
+  if ! wait "$cuda_install"; then
+    cuda_install=""
+    echo "installing the CUDA toolkit failed:"
+    tail -n 50 "$cudalog"
+    exit 1
+  fi
+  cuda_install=""
+  tail -n 1 "$cudalog"
+  scripts/cuda-check.sh
+elif [ "$STRIDER_CUDA" = require ]; then
+  scripts/cuda-check.sh --install
+elif command -v "${NVCC:-nvcc}" >/dev/null; then
+  scripts/cuda-check.sh
+else
+  echo "SKIPPED: CUDA build check: nvcc not found (CI runs it with STRIDER_CUDA=require, which"
+  echo "installs the CUDA toolkit, about 5.5 GiB; STRIDER_SKIP_CUDA=1 skips it without this note)"
+fi
 
 cpu_so_far
 echo
