@@ -185,7 +185,8 @@ def main():
 
     print(f"{time.strftime('%Y-%m-%d')}, {platform.node()}, {os.cpu_count()} cores, "
           f"{platform.processor() or platform.machine()}, numpy {np.__version__}; "
-          f"median of {args.runs} alternating runs, peak RSS per process")
+          + (f"median of {args.runs} alternating runs, peak RSS per process" if args.runs
+             else "--runs 0: every command run once, outputs compared, nothing timed"))
     print()
     print("| case | command | median | vs strider | peak RSS |")
     print("| --- | --- | ---: | ---: | ---: |")
