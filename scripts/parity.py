@@ -25,7 +25,9 @@ same argument list (reference.run_command). Then:
   (uint16/32/64 in torch 1.13) count as skipped, not passed.
 
 Cases: random arrays of every dtype of CLI.md in both byte orders, C and Fortran order, 0-d,
-empty and 1-7-d odd shapes, floats with NaN/inf/-0.0 or raw random bits (NaN payloads); input
+empty and 1-7-d odd shapes, met by construction rather than by luck: case i takes the dtype,
+order and layout cell(i), so every 150 consecutive cases of an op hold all 150 (dtype, order,
+0-d/empty/n-d) cells, and an op run with 150 cases or more fails if any cell did not run; floats with NaN/inf/-0.0 or raw random bits (NaN payloads); input
 from a file, standard input or an npz member; options before or after the input, `--opt=value`
 forms, aliases, negative axes; invalid axes (repeated, wrong length, out of range, not numbers).
 Plus every fixture in testdata/ and every file in testdata/malformed/ (all must be refused;
@@ -52,8 +54,12 @@ torch judges gather only in mode raise (torch.index_select has no wrap or clip).
 
 Plug-ins: every op in --ops that is not built in is a module scripts/parity_<op>.py (dashes
 become underscores) with run(strider, cases=..., seed=0, verbose=False) returning
-dict(passed=, failed=, skipped=); it runs after the built-in cases and its counts join the
-summary and the exit status. The default --ops is every built-in op plus every parity_*.py found.
+dict(passed=, failed=, skipped=); they run as --lanes child processes at a time (this script
+with --plugin-child OP) beside the built-in cases, their output is printed after them, and
+their counts join the summary and the exit status. --scale multiplies every random-case count,
+the built-in ones and each plug-in's default (its run()'s cases=), unless --plugin-cases is
+given. Every count line ends with the CPU time (user + system, child processes included) it
+took. The default --ops is every built-in op plus every parity_*.py found.
 A plug-in that cannot be imported, raises, or returns anything else counts as one failure.
 
 Output: one FAIL line per mismatch followed by a `$ strider ...` line to reproduce it (the
