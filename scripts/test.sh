@@ -40,7 +40,7 @@ case "$STRIDER_CUDA" in
 esac
 
 # urfave/cli's docs.go (ToMarkdown, ToMan) pulls in md2man and blackfriday,
-# whose package initialisation costs every strider process ~2 ms; strider uses
+# whose set-up costs every strider process ~4 ms of CPU here; strider uses
 # none of it, and the parity suite starts tens of thousands of processes. The
 # tag drops that file; every go command below (and the binary the root
 # package's tests build) gets it through GOFLAGS.
