@@ -73,8 +73,11 @@ step() { cpu_so_far; printf '\n== %s  [%ds, CPU %ss]\n' "$*" "$SECONDS" "$cpu"; 
 
 step "dependencies"
 missing=()
-"$PYTHON" -c 'import numpy' 2>/dev/null || missing+=(python3-numpy)
-"$PYTHON" -c 'import torch' 2>/dev/null || missing+=(python3-torch)
+# One interpreter start when both are there (importing torch takes seconds).
+if ! "$PYTHON" -c 'import numpy, torch' 2>/dev/null; then
+  "$PYTHON" -c 'import numpy' 2>/dev/null || missing+=(python3-numpy)
+  "$PYTHON" -c 'import torch' 2>/dev/null || missing+=(python3-torch)
+fi
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing ${missing[*]} with apt-get: the parity suite and the fixture check compare"
   echo "strider with NumPy and PyTorch ($PYTHON cannot import them; python3-torch is about 1 GiB)"
@@ -177,12 +180,26 @@ for pkg in $(go list -f '{{.Dir}}' ./...); do
   done
 done
 
-step "parity against NumPy and PyTorch (PARITY=$PARITY: --scale $parity_scale)"
+step "parity against NumPy and PyTorch (PARITY=$PARITY: --scale $parity_scale), and the benchmark smoke run beside it"
 go build -o "$bin/strider" .
-"$PYTHON" scripts/parity.py --strider "$bin/strider" --scale "$parity_scale"
+# The smoke run (every benchmark command once, strider's outputs compared with
+# NumPy's and PyTorch's, nothing timed) is one command at a time: beside the
+# parity suite it fills what the suite leaves of the cores.
+benchlog="$bin/bench.log"
+"$PYTHON" scripts/bench.py --strider "$bin/strider" --quick --runs 0 --work "$bin/bench" >"$benchlog" 2>&1 &
+bench=$!
+if ! "$PYTHON" scripts/parity.py --strider "$bin/strider" --scale "$parity_scale"; then
+  wait "$bench" || true
+  exit 1
+fi
 
-step "benchmark smoke run (outputs must match NumPy's; nothing timed)"
-"$PYTHON" scripts/bench.py --strider "$bin/strider" --quick --runs 0 --work "$bin/bench" >/dev/null
+step "benchmark smoke run (outputs must match NumPy's; nothing timed): its result"
+if ! wait "$bench"; then
+  echo "the benchmark smoke run failed:"
+  grep -v '^|' "$benchlog" | tail -n 20
+  exit 1
+fi
+echo "every benchmark command ran; strider's outputs match NumPy's and PyTorch's"
 
 step "CUDA build (PTX up to date, build and vet with -tags cuda)"
 # The GPU path itself needs a GPU (scripts/gpu-parity.sh); this checks that
