@@ -1361,12 +1361,15 @@ def check_cells(runner, ops, args):
         if missing:
             fails.append("FAIL %s coverage: %d of %d (dtype, order, layout) cells never ran, "
                          "e.g. %s" % (op, len(missing), len(want), missing[:5]))
-    note = "coverage: every one of %d (dtype, order, layout) cells ran for %s" % (
-        len(want), ", ".join(op for op in checked if not any(" %s " % op in f for f in fails))
-        or "no op")
+    complete = [op for op in checked if not any(" %s " % op in f for f in fails)]
+    notes = []
+    if complete:
+        notes.append("every one of %d (dtype, order, layout) cells ran for %s"
+                     % (len(want), ", ".join(complete)))
     if unchecked:
-        note += "; not checked for %s (fewer than %d cases)" % (", ".join(unchecked),
-                                                                 cells_needed())
+        notes.append("not checked for %s (fewer than %d cases)" % (", ".join(unchecked),
+                                                                   cells_needed()))
+    note = "coverage: " + "; ".join(notes or ["see the FAIL lines"])
     return fails, note
 
 
