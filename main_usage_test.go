@@ -136,7 +136,7 @@ func TestScriptKnobs(t *testing.T) {
 	c := exec.Command("bash", "scripts/test.sh")
 	c.Env = append(os.Environ(), "PARITY=huge")
 	out, err := c.CombinedOutput()
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || string(out) != "PARITY=huge: expected quick or full\n" {
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || string(out) != "PARITY=huge: expected quick, full or deep\n" {
 		t.Fatalf("PARITY=huge: %v, %q", err, out)
 	}
 	c = exec.Command("bash", "scripts/cuda-check.sh")

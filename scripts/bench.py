@@ -9,6 +9,7 @@ reported; on a shared machine the CPU ratio is the steadier one. Outputs are com
 before anything is timed.
 
 Usage: bench.py --strider PATH [--runs N] [--work DIR] [--cases a,b] [--quick]
+(--runs 0 runs each command once and checks the outputs, timing nothing.)
 """
 import argparse
 import os
@@ -232,7 +233,8 @@ def same_bytes(a, b):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--strider", default="./strider")
-    ap.add_argument("--runs", type=int, default=11)
+    ap.add_argument("--runs", type=int, default=11,
+                    help="timed runs per command (11); 0: only check the outputs (a smoke test)")
     ap.add_argument("--work", default="/tmp/strider-bench")
     ap.add_argument("--cases", default="", help="comma-separated substrings of case names")
     ap.add_argument("--quick", action="store_true", help="small inputs, for a smoke test")
@@ -247,7 +249,8 @@ def main():
 
     print(f"{time.strftime('%Y-%m-%d')}, {platform.node()}, {os.cpu_count()} cores, "
           f"{platform.processor() or platform.machine()}, numpy {np.__version__}; "
-          f"median of {args.runs} alternating runs (wall, and CPU = user+sys), peak RSS per process")
+          + (f"median of {args.runs} alternating runs (wall, and CPU = user+sys), peak RSS per process" if args.runs
+             else "--runs 0: every command run once, outputs compared, nothing timed"))
     print()
     print("| case | command | median | vs strider | CPU | CPU vs strider | peak RSS |")
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
@@ -261,6 +264,8 @@ def main():
             if outp and not same_bytes(ref, outp):
                 print(f"MISMATCH {name}: strider and {label} outputs differ", file=sys.stderr)
                 failed = True
+        if args.runs == 0:
+            continue
         times = {label: [] for label, _, _ in cmds}
         cpus = {label: [] for label, _, _ in cmds}
         for _ in range(args.runs):

@@ -58,6 +58,27 @@ def _tokens():
 DTYPE_TOKENS = _tokens()
 
 
+def case_cell(i, period=1):
+    """(dtype token, Fortran order?) of a parity plug-in's random case i, when its shape is
+    SHAPES[i % period]: the cases cycle through every token, then both orders, so each 50 in a
+    row (with period 1) hold every (token, order) once, and each shape meets many tokens (the
+    step 1 + 1/period is prime to 25: shape s gets tokens s, s+period+1, ...)."""
+    k = i + (i // period if period > 1 else 0)
+    return DTYPE_TOKENS[k % len(DTYPE_TOKENS)], (k // len(DTYPE_TOKENS)) % 2 == 1
+
+
+def case_cells_missing(op, cells, cases):
+    """The coverage check of case_cell: from 100 cases on (case_cell meets every cell by then
+    for periods up to 15), every (token, Fortran?) pair must be in cells. Returns a FAIL line,
+    or None."""
+    want = {(t, f) for t in DTYPE_TOKENS for f in (False, True)}
+    if cases < 100 or want <= set(cells):
+        return None
+    missing = sorted(want - set(cells))
+    return "FAIL %s coverage: %d of %d (dtype, order) cells never ran, e.g. %s" % (
+        op, len(missing), len(want), missing[:4])
+
+
 def token_dtype(token):
     """Map a dtype token ('i2be', 'b1', 'c16le') to its numpy dtype ('>i2', '|b1', '<c16')."""
     if token.endswith("le"):

@@ -25,7 +25,9 @@ same argument list (reference.run_command). Then:
   (uint16/32/64 in torch 1.13) count as skipped, not passed.
 
 Cases: random arrays of every dtype of CLI.md in both byte orders, C and Fortran order, 0-d,
-empty and 1-7-d odd shapes, floats with NaN/inf/-0.0 or raw random bits (NaN payloads); input
+empty and 1-7-d odd shapes, met by construction rather than by luck: case i takes the dtype,
+order and layout cell(i), so every 150 consecutive cases of an op hold all 150 (dtype, order,
+0-d/empty/n-d) cells, and an op run with 150 cases or more fails if any cell did not run; floats with NaN/inf/-0.0 or raw random bits (NaN payloads); input
 from a file, standard input or an npz member; options before or after the input, `--opt=value`
 forms, aliases, negative axes; invalid axes (repeated, wrong length, out of range, not numbers).
 Plus every fixture in testdata/ and every file in testdata/malformed/ (all must be refused;
@@ -52,8 +54,12 @@ torch judges gather only in mode raise (torch.index_select has no wrap or clip).
 
 Plug-ins: every op in --ops that is not built in is a module scripts/parity_<op>.py (dashes
 become underscores) with run(strider, cases=..., seed=0, verbose=False) returning
-dict(passed=, failed=, skipped=); it runs after the built-in cases and its counts join the
-summary and the exit status. The default --ops is every built-in op plus every parity_*.py found.
+dict(passed=, failed=, skipped=); they run as --lanes child processes at a time (this script
+with --plugin-child OP) beside the built-in cases, their output is printed after them, and
+their counts join the summary and the exit status. --scale multiplies every random-case count,
+the built-in ones and each plug-in's default (its run()'s cases=), unless --plugin-cases is
+given. Every count line ends with the CPU time (user + system, child processes included) it
+took. The default --ops is every built-in op plus every parity_*.py found.
 A plug-in that cannot be imported, raises, or returns anything else counts as one failure.
 
 Output: one FAIL line per mismatch followed by a `$ strider ...` line to reproduce it (the
@@ -69,16 +75,19 @@ import collections
 import concurrent.futures
 import dataclasses
 import importlib
+import inspect
 import io
 import json
 import math
 import os
 import re
+import resource
 import shlex
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import traceback
 import zipfile
@@ -293,6 +302,48 @@ def random_array(rng, token=None, shape=None):
     return token, gt.random_values(gt.token_dtype(token), shape, rng, specials="random", raw=raw)
 
 
+#: The layouts every (op, dtype, order) must meet: a 0-d array, an empty one, any other.
+LAYOUTS = ("n-d", "0-d", "empty")
+ORDERS = ("C", "F")
+
+
+def cell(idx):
+    """(token, order, layout) of random case idx: the cases cycle through every dtype token
+    (each dtype family in both byte orders), then both orders, so every 50 consecutive cases
+    hold each (token, order) once; each block of 50 has one layout: of every 12 blocks, block
+    1 is 0-d, blocks 2 and 7 are empty and the rest n-d. So 150 cases from 0 meet every
+    (token, order, layout) cell, and coverage needs no luck."""
+    tokens = gt.DTYPE_TOKENS
+    token = tokens[idx % len(tokens)]
+    order = ORDERS[(idx // len(tokens)) % 2]
+    block = (idx // (2 * len(tokens))) % 12
+    return token, order, {1: "0-d", 2: "empty", 7: "empty"}.get(block, "n-d")
+
+
+def cells_needed():
+    """How many random cases from 0 meet every cell of cell()."""
+    return 2 * len(gt.DTYPE_TOKENS) * 3
+
+
+def layout_of(shape):
+    """The LAYOUTS name of a shape."""
+    return "0-d" if not shape else "empty" if 0 in shape else "n-d"
+
+
+def shape_for(rng, layout, lo=0, hi=7):
+    """A random shape (random_shape's mix) of layout: () for '0-d'; for 'n-d' max(lo, 1) to hi
+    dims, none of them 0; for 'empty' the same with one extent 0."""
+    if layout == "0-d":
+        return ()
+    while True:
+        shape = list(random_shape_ndim(rng, max(lo, 1), hi))
+        if 0 not in shape:
+            break
+    if layout == "empty":
+        shape[int(rng.integers(len(shape)))] = 0
+    return tuple(shape)
+
+
 def npy_in_order(arr, order):
     """The .npy bytes of arr in C order, or with a fortran_order True header for 'F'."""
     return gt.npy_bytes(arr) if order == "C" else gt.fortran_npy_bytes(arr)
@@ -505,6 +556,13 @@ class Runner:
         self.strider = strider
         self.libs = libs
         self.tmp = tmp
+        self.cells = collections.defaultdict(set)  # op -> {(token, order, layout)} that ran
+        self.cells_lock = threading.Lock()
+
+    def seen(self, op, token, order, shape):
+        """Note the (dtype token, order, layout) cell of a random case's input."""
+        with self.cells_lock:
+            self.cells[op].add((token, order, layout_of(shape)))
 
     def case_dir(self, op, idx):
         """A fresh folder for one case, with an empty out/ inside."""
@@ -566,8 +624,9 @@ class Runner:
         """One random transpose case."""
         rng = np.random.default_rng([seed, 1, idx])
         d = self.case_dir("transpose", idx)
-        token, arr = random_array(rng)
-        order = "F" if rng.random() < 0.4 else "C"
+        token, order, layout = cell(idx)
+        token, arr = random_array(rng, token, shape_for(rng, layout))
+        self.seen("transpose", token, order, arr.shape)
         spec, stdin, tag, in_path = place_input(rng, d, arr, order)
         axes, kind = random_axes(rng, arr.ndim)
         out_path = d / "out" / "out.npy"
@@ -628,10 +687,11 @@ class Runner:
         """One random diagonal case (about 1 in 8 must be refused)."""
         rng = np.random.default_rng([seed, 3, idx])
         d = self.case_dir("diagonal", idx)
-        shape = (random_shape_ndim(rng, 0, 1) if rng.random() < 0.04
-                 else random_shape_ndim(rng, 2, 7))
-        token, arr = random_array(rng, shape=shape)
-        order = "F" if rng.random() < 0.4 else "C"
+        token, order, layout = cell(idx)
+        shape = (shape_for(rng, layout, 1, 1) if layout != "0-d" and rng.random() < 0.04
+                 else shape_for(rng, layout, 2, 7))  # 0-d and 1-d: refused
+        token, arr = random_array(rng, token, shape=shape)
+        self.seen("diagonal", token, order, arr.shape)
         spec, stdin, tag, in_path = place_input(rng, d, arr, order)
         nd, opts, kinds = arr.ndim, [], []
         if nd < 2:
@@ -688,7 +748,8 @@ class Runner:
         """One random gather case: file or literal indices, every mode, with or without axis."""
         rng = np.random.default_rng([seed, 4, idx])
         d = self.case_dir("gather", idx)
-        shape = list(random_shape(rng))
+        token, order, layout = cell(idx)
+        shape = list(shape_for(rng, layout))
         nd = len(shape)
         ndv = max(nd, 1)
         kinds = []
@@ -701,13 +762,14 @@ class Runner:
             axis = int(rng.choice([ndv, -ndv - 1, 33]))
             kinds.append("axis-out-of-range")
         valid_axis = axis is not None and -ndv <= axis < ndv
-        if valid_axis and nd and rng.random() < 0.04:
+        if valid_axis and layout == "empty" and rng.random() < 0.5:
+            shape = [max(e, 1) for e in shape]  # the gathered axis the empty one
             shape[axis] = 0
         shape = tuple(shape)
-        token, arr = random_array(rng, shape=shape)
+        token, arr = random_array(rng, token, shape=shape)
+        self.seen("gather", token, order, arr.shape)
         n = arr.size if axis is None else (shape[axis] if nd else 1) if valid_axis else 5
         rest = max(1, arr.size // max(n, 1))
-        order = "F" if rng.random() < 0.4 else "C"
         spec, stdin, tag, in_path = place_input(rng, d, arr, order)
         mode = rng.choice([None, "raise", "wrap", "clip"], p=[.3, .2, .25, .25])
         mode = None if mode is None else str(mode)
@@ -776,8 +838,8 @@ class Runner:
         (judged against NumPy and torch) or, for torch only, smaller."""
         rng = np.random.default_rng([seed, 5, idx])
         d = self.case_dir("gather-elements", idx)
-        shape = (random_shape_ndim(rng, 0, 0) if rng.random() < 0.02
-                 else random_shape_ndim(rng, 1, 7))
+        token, order, layout = cell(idx)
+        shape = shape_for(rng, layout, 1, 7)
         nd = len(shape)
         ndv = max(nd, 1)
         kinds = [] if nd else ["0-d"]
@@ -795,10 +857,12 @@ class Runner:
         valid_axis = nd and -ndv <= axis < ndv
         ax = axis % nd if valid_axis else None
         shape = list(shape)
-        if valid_axis and rng.random() < 0.04:
+        if valid_axis and layout == "empty" and rng.random() < 0.5:
+            shape = [max(e, 1) for e in shape]  # the indexed axis the empty one
             shape[ax] = 0
         shape = tuple(shape)
-        token, arr = random_array(rng, shape=shape)
+        token, arr = random_array(rng, token, shape=shape)
+        self.seen("gather-elements", token, order, arr.shape)
         n = shape[ax] if valid_axis else 3
         torch_only = "torch" in self.libs and rng.random() < 0.3
         ishape = list(shape)
@@ -837,7 +901,6 @@ class Runner:
         else:
             itag = "no indices"
             kinds.append("no-indices")
-        order = "F" if rng.random() < 0.4 else "C"
         spec, stdin, tag, in_path = place_input(rng, d, arr, order)
         rng.shuffle(opts)
         before, after = self.split_options(rng, opts)
@@ -957,8 +1020,13 @@ class Runner:
         d = self.case_dir("info", idx)
         specs, descs = [], []
         for k in range(int(rng.choice([1, 1, 1, 2, 3]))):
-            token, arr = random_array(rng)
-            order = "F" if rng.random() < 0.4 else "C"
+            if k == 0:  # the first file is the case's cell
+                token, order, layout = cell(idx)
+                token, arr = random_array(rng, token, shape_for(rng, layout))
+                self.seen("info", token, order, arr.shape)
+            else:
+                token, arr = random_array(rng)
+                order = "F" if rng.random() < 0.4 else "C"
             pick = rng.random()
             view = np.asfortranarray(arr) if order == "F" else arr
             if pick < 0.15:
@@ -1138,16 +1206,24 @@ def parse_args(argv):
     ap = argparse.ArgumentParser(description="strider vs NumPy/PyTorch parity check")
     ap.add_argument("--strider", default=str(REPO / "strider"),
                     help="strider binary (default: REPO/strider, from `go build -o strider .`)")
-    ap.add_argument("--cases", type=int, default=2000, help="random transpose cases (2000)")
+    ap.add_argument("--cases", type=int, default=500, help="random transpose cases (500)")
     ap.add_argument("--info-cases", type=int, default=300, help="random info cases (300)")
-    ap.add_argument("--diagonal-cases", type=int, default=1000,
-                    help="random diagonal cases (1000)")
-    ap.add_argument("--gather-cases", type=int, default=2000, help="random gather cases (2000)")
-    ap.add_argument("--gather-elements-cases", type=int, default=1500,
-                    help="random gather-elements cases (1500)")
+    ap.add_argument("--diagonal-cases", type=int, default=600,
+                    help="random diagonal cases (600)")
+    ap.add_argument("--gather-cases", type=int, default=400, help="random gather cases (400)")
+    ap.add_argument("--gather-elements-cases", type=int, default=300,
+                    help="random gather-elements cases (300)")
     ap.add_argument("--plugin-cases", type=int, default=0,
-                    help="cases= for plug-in modules (0: each module's own default, which the "
-                    "issues ask for: 2000 random sort and tri cases, for example)")
+                    help="cases= for plug-in modules (0: each module's own default times "
+                    "--scale)")
+    ap.add_argument("--scale", type=float, default=1.0,
+                    help="multiplies every random-case count, built-in and plug-in (1; "
+                    "scripts/test.sh: PARITY=quick 0.3, full 1, deep 4). From 150 cases of an "
+                    "op on, every (dtype, order, 0-d/empty/n-d) cell is run and checked")
+    ap.add_argument("--lanes", type=int, default=2,
+                    help="plug-ins run as this many child processes at a time, beside the "
+                    "built-in cases (2; 0: one after another in this process)")
+    ap.add_argument("--plugin-child", default="", help=argparse.SUPPRESS)
     ap.add_argument("-v", "--verbose", action="store_true", help="passed on to plug-in modules")
     ap.add_argument("--seed", type=int, default=0, help="random seed (0)")
     ap.add_argument("--ops", default=",".join(OPS + tuple(plugin_ops())),
@@ -1160,6 +1236,11 @@ def parse_args(argv):
     ap.add_argument("--keep", action="store_true", help="keep the temporary folder")
     args = ap.parse_args(argv)
     args.ops = [o for o in args.ops.split(",") if o]
+    if args.scale <= 0:
+        ap.error("--scale: want a number above 0, got %g" % args.scale)
+    for name in ("cases", "info_cases", "diagonal_cases", "gather_cases",
+                 "gather_elements_cases"):
+        setattr(args, name, round(getattr(args, name) * args.scale))
     args.libs = [lb for lb in args.lib.split(",") if lb]
     if not args.ops:
         ap.error("--ops: none given")
@@ -1193,8 +1274,11 @@ def run_plugin(op, strider_path, args):
         if not callable(run):
             raise TypeError("%s.py has no run(strider, cases=..., seed=..., verbose=...)" % name)
         kwargs = {"seed": args.seed, "verbose": args.verbose}
+        default = inspect.signature(run).parameters.get("cases")
         if args.plugin_cases:
             kwargs["cases"] = args.plugin_cases
+        elif args.scale != 1 and default is not None and isinstance(default.default, int):
+            kwargs["cases"] = max(1, round(default.default * args.scale))
         got = run(strider_path, **kwargs)
         counts = {k: got.get(k) if isinstance(got, dict) else None
                   for k in ("passed", "failed", "skipped")}
@@ -1216,6 +1300,79 @@ def run_plugin(op, strider_path, args):
     return result
 
 
+#: The slowest plug-ins first, so that the lanes end together.
+PLUGIN_COST = ("tri", "slice", "sort", "compare", "show", "to-text", "order", "from-text",
+               "torchfiles", "stats")
+RESULT_MARK = "@@parity-result "
+#: Where the case folders go: memory, where there is a /dev/shm (tens of thousands of files).
+RUN_TMP = os.environ.get("PARITY_TMPDIR") or ("/dev/shm" if os.access("/dev/shm", os.W_OK)
+                                              else None)
+
+
+def start_plugins(plugins, strider_path, args):
+    """Runs each plug-in as a child process (this script with --plugin-child), args.lanes at a
+    time, so that they use the cores the built-in cases (one Python process, one printed script
+    at a time) leave idle. Returns {op: future of (output text, result dict)}."""
+    order = sorted(plugins, key=lambda op: PLUGIN_COST.index(op) if op in PLUGIN_COST else -1)
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=args.lanes)
+    common = ["--strider", strider_path, "--seed", str(args.seed), "--scale", repr(args.scale),
+              "--plugin-cases", str(args.plugin_cases)] + (["-v"] if args.verbose else [])
+
+    def one(op):
+        start = time.monotonic()
+        p = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--plugin-child", op]
+                           + common, capture_output=True, text=True, errors="replace")
+        lines = p.stdout.splitlines()
+        marks = [ln for ln in lines if ln.startswith(RESULT_MARK)]
+        text = "\n".join(ln for ln in lines if not ln.startswith(RESULT_MARK))
+        if p.returncode == 0 and marks:
+            return text, json.loads(marks[-1][len(RESULT_MARK):])
+        tail = p.stderr.strip().splitlines()[-3:]
+        return text, {"passed": 0, "failed": 1, "skipped": 0, "seconds": time.monotonic() - start,
+                      "error": "the child process exited %d: %s" % (p.returncode,
+                                                                   " | ".join(tail))}
+
+    futures = {op: pool.submit(one, op) for op in order}
+    pool.shutdown(wait=False)
+    return {op: futures[op] for op in plugins}
+
+
+def cpu_seconds():
+    """User + system CPU time of this process and its finished children, in seconds."""
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(
+        resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def check_cells(runner, ops, args):
+    """The coverage check: every op run with at least cells_needed() random cases must have met
+    every (dtype token, order, layout) cell. Returns FAIL lines and a summary line."""
+    counts = {"transpose": args.cases, "info": args.info_cases,
+              "diagonal": args.diagonal_cases, "gather": args.gather_cases,
+              "gather-elements": args.gather_elements_cases}
+    want = {(t, o, lay) for t in gt.DTYPE_TOKENS for o in ORDERS for lay in LAYOUTS}
+    fails, checked, unchecked = [], [], []
+    for op in ops:
+        if counts[op] < cells_needed():
+            unchecked.append(op)
+            continue
+        checked.append(op)
+        missing = sorted(want - runner.cells[op])
+        if missing:
+            fails.append("FAIL %s coverage: %d of %d (dtype, order, layout) cells never ran, "
+                         "e.g. %s" % (op, len(missing), len(want), missing[:5]))
+    complete = [op for op in checked if not any(" %s " % op in f for f in fails)]
+    notes = []
+    if complete:
+        notes.append("every one of %d (dtype, order, layout) cells ran for %s"
+                     % (len(want), ", ".join(complete)))
+    if unchecked:
+        notes.append("not checked for %s (fewer than %d cases)" % (", ".join(unchecked),
+                                                                   cells_needed()))
+    note = "coverage: " + "; ".join(notes or ["see the FAIL lines"])
+    return fails, note
+
+
 def main(argv=None):
     args = parse_args(argv)
     path = shutil.which(args.strider) if os.sep not in args.strider else args.strider
@@ -1223,8 +1380,13 @@ def main(argv=None):
         print("parity: no strider binary at %s (build it: go build -o strider .)" % args.strider,
               file=sys.stderr)
         return 2
+    if args.plugin_child:  # one plug-in for start_plugins: its counts on the last line
+        r = run_plugin(args.plugin_child, os.path.abspath(path), args)
+        r["cpu"] = cpu_seconds()
+        print(RESULT_MARK + json.dumps(r), flush=True)
+        return 0
     strider = Strider(os.path.abspath(path), args.timeout)
-    tmp = Path(tempfile.mkdtemp(prefix="strider-parity-"))
+    tmp = Path(tempfile.mkdtemp(prefix="strider-parity-", dir=RUN_TMP))
     runner = Runner(strider, args.libs, tmp / "cases")
     start = time.monotonic()
 
@@ -1234,6 +1396,7 @@ def main(argv=None):
     for op, why in missing.items():
         print("SKIP %s: not implemented by strider yet (%s)" % (op, why))
     ops = [op for op in builtin if op not in missing]
+    lanes = start_plugins(plugins, strider.path, args) if args.lanes > 0 and plugins else {}
 
     jobs = build_jobs(runner, ops, args)
     results = []
@@ -1259,12 +1422,22 @@ def main(argv=None):
         print("FAIL %s : %s" % (r.label, r.reason))
         if r.repro:
             print(r.repro)
+    coverage_fails, coverage_note = check_cells(runner, ops, args)
+    for line in coverage_fails:
+        print(line)
     builtin_seconds = time.monotonic() - start
+    builtin_cpu = cpu_seconds()  # with --lanes 0: before the plug-ins run in this process
 
     plugin_results = {}
     for op in plugins:
         print("== plug-in parity_%s.py" % op.replace("-", "_"), flush=True)
-        plugin_results[op] = r = run_plugin(op, strider.path, args)
+        if op in lanes:
+            text, r = lanes[op].result()
+            if text:
+                print(text, flush=True)
+        else:
+            r = run_plugin(op, strider.path, args)
+        plugin_results[op] = r
         if r["error"]:
             print("FAIL %s plug-in: %s" % (op, r["error"]))
 
@@ -1281,19 +1454,25 @@ def main(argv=None):
             refusals = sum(1 for r in mine if r.status == "pass" and r.refused)
             print("%s %s: %d passed (%d refusals), %d failed, %d skipped%s"
                   % (op, lib, count["pass"], refusals, count["fail"], count["skip"], note))
-    print("%d strider runs in %.1fs" % (len(jobs), builtin_seconds))
+    print(coverage_note)
+    # CPU: user + system, strider runs and child processes included (what an idle machine's
+    # cores must do; wall time on a shared machine says little).
+    if lanes:
+        builtin_cpu = cpu_seconds() - sum(r.get("cpu", 0) for r in plugin_results.values())
+    print("%d strider runs in %.1fs (CPU %.0fs)" % (len(jobs), builtin_seconds, builtin_cpu))
     for op, r in plugin_results.items():
-        print("%s (plug-in parity_%s.py): %d passed, %d failed, %d skipped in %.1fs%s"
+        print("%s (plug-in parity_%s.py): %d passed, %d failed, %d skipped in %.1fs%s%s"
               % (op, op.replace("-", "_"), r["passed"], r["failed"], r["skipped"],
-                 r["seconds"], " (%s)" % r["error"] if r["error"] else ""))
+                 r["seconds"], " (CPU %.0fs)" % r["cpu"] if "cpu" in r else "",
+                 " (%s)" % r["error"] if r["error"] else ""))
     if plugin_results:
-        print("total %.1fs" % (time.monotonic() - start))
+        print("total %.1fs (CPU %.0fs)" % (time.monotonic() - start, cpu_seconds()))
 
-    if failed or args.keep:
+    if failed or coverage_fails or args.keep:
         print("inputs and outputs kept in %s" % tmp)
     else:
         shutil.rmtree(tmp, ignore_errors=True)
-    if failed or any(r["failed"] for r in plugin_results.values()):
+    if failed or coverage_fails or any(r["failed"] for r in plugin_results.values()):
         return 1
     return 3 if missing else 0
 

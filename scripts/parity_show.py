@@ -253,7 +253,7 @@ def command(strider, path, expr, flags, use_repr, rng):
     return argv + flags + [path, "--", expr]
 
 
-def run(strider, cases=1000, seed=0, verbose=False, workers=3):
+def run(strider, cases=600, seed=0, verbose=False, workers=3):
     """Runs `cases` random cases plus the bad-input ones; returns dict(passed, failed, skipped)."""
     if not Path(strider).exists():
         raise FileNotFoundError(f"no strider binary at {strider}")
@@ -262,9 +262,14 @@ def run(strider, cases=1000, seed=0, verbose=False, workers=3):
     keep = tempfile.mkdtemp(prefix="parity_show_", dir=RUN_TMP)
     arrays = make_arrays(rng, keep)
     jobs = []
+    chosen = set()
     for i in range(cases):
         shape = SHAPES[i % len(SHAPES)]
-        path, arr = rng.choice(arrays[shape])
+        # Each shape cycles through its files (every dtype, C and F): from
+        # len(SHAPES) x 50 cases on, every (shape, dtype, order) runs.
+        files = arrays[shape]
+        path, arr = files[(i // len(SHAPES)) % len(files)]
+        chosen.add(path)
         expr = random_expr(rng, shape)
         kw, flags = random_options(rng, shape)
         use_repr = rng.random() < 0.5
@@ -277,6 +282,10 @@ def run(strider, cases=1000, seed=0, verbose=False, workers=3):
     jobs.append(([strider, "show", os.path.join(keep, "missing.npy")], FileNotFoundError("missing")))
     jobs.append(([strider, "show", path, "0", "1"], TypeError("too many arguments")))
     jobs.append(([strider, "show"], TypeError("no input")))
+    every = {p for files in arrays.values() for p, _ in files}
+    if cases >= len(SHAPES) * max(map(len, arrays.values())) and chosen != every:
+        tally.fail(["show coverage"], f"{len(every - chosen)} of {len(every)} (shape, dtype, order) "
+                   f"files never ran, e.g. {sorted(every - chosen)[:3]}")
     with concurrent.futures.ThreadPoolExecutor(workers) as pool:
         futures = [pool.submit(run_case, argv, want) for argv, want in jobs]
         for (argv, want), fut in zip(jobs, futures):
@@ -297,7 +306,7 @@ def run(strider, cases=1000, seed=0, verbose=False, workers=3):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--strider", default="./strider", help="the strider binary")
-    ap.add_argument("--cases", type=int, default=1000, help="random cases")
+    ap.add_argument("--cases", type=int, default=600, help="random cases")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=3, help="strider processes at a time")
     ap.add_argument("-v", "--verbose", action="store_true")

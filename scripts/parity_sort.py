@@ -4,7 +4,7 @@
     go build -o /tmp/strider-sort . && /usr/bin/python3 scripts/parity_sort.py --strider /tmp/strider-sort
     /usr/bin/python3 scripts/parity_sort.py --strider ./strider --cases 2000 --seed 1 -v
 
-As a module: run(strider, cases=2000, seed=0, verbose=False) -> dict(passed, failed, skipped),
+As a module: run(strider, cases=1000, seed=0, verbose=False) -> dict(passed, failed, skipped),
 counted per (case, library) check, with the per-library counts under "numpy" and "torch".
 
 Every case writes a random array (every dtype of CLI.md in both byte orders, C or Fortran
@@ -55,6 +55,7 @@ except ImportError:  # the numpy half still runs
 
 KINDS = ["b1", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2", "f4", "f8", "c8", "c16"]
 TORCH_LACKS = {"u2", "u4", "u8", "c8", "c16"}
+RUN_TMP = os.environ.get("PARITY_TMPDIR") or ("/dev/shm" if os.access("/dev/shm", os.W_OK) else None)
 LONG_EVERY = 150  # one case in this many has a strip over 100,000 elements
 WIDE_MIN = 1 << 20  # ops.wideMin: strips this long take the wide MSD pass
 
@@ -247,8 +248,11 @@ class Case:
 
     def build(self):
         rng = self.rng
-        self.kind = KINDS[int(rng.integers(0, len(KINDS)))]
-        self.big = int(self.kind[1:]) > 1 and rng.random() < 0.5
+        # Every kind, then both byte orders, then both memory orders, in turn: every 56
+        # cases hold each (kind, byte order, C/F) once (F where the shape has 2 dims or more).
+        n = len(KINDS)
+        self.kind = KINDS[self.index % n]
+        self.big = int(self.kind[1:]) > 1 and (self.index // n) % 2 == 1
         self.long = self.index % LONG_EVERY == LONG_EVERY - 1
         if self.long:
             # Every other long case passes 2**20, where one wide
@@ -260,7 +264,7 @@ class Case:
             self.shape = (n,) if rng.random() < 0.6 else (2, n) if rng.random() < 0.5 else (n, 2)
         else:
             self.shape = random_shape(rng)
-        self.fortran = len(self.shape) > 1 and rng.random() < 0.4
+        self.fortran = len(self.shape) > 1 and (self.index // (2 * n)) % 2 == 1
         self.a = make_array(rng, self.kind, self.big, self.shape, self.fortran)
         ndim = len(self.shape)
         if self.long:
@@ -425,15 +429,16 @@ class Case:
 # ---------------------------------------------------------------------------------------------
 # driver
 
-def run(strider, cases=2000, seed=0, verbose=False, jobs=None):
+def run(strider, cases=1000, seed=0, verbose=False, jobs=None):
     """Run `cases` random cases against the strider binary; returns the counts."""
     strider = os.path.abspath(strider)
-    root = tempfile.mkdtemp(prefix="parity_sort.")
+    root = tempfile.mkdtemp(prefix="parity_sort.", dir=RUN_TMP)
     counts = {lib: {"passed": 0, "failed": 0, "skipped": 0} for lib in ("numpy", "torch")}
     failed_any = False
     jobs = jobs or max(2, os.cpu_count() or 2)
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
-        futures = [pool.submit(Case(i, seed, root).run, strider) for i in range(cases)]
+        all_cases = [Case(i, seed, root) for i in range(cases)]
+        futures = [pool.submit(c.run, strider) for c in all_cases]
         for i, fut in enumerate(futures):
             try:
                 label, repro, outcomes = fut.result()
@@ -448,6 +453,15 @@ def run(strider, cases=2000, seed=0, verbose=False, jobs=None):
                     print(repro)
                 elif verbose:
                     print("%s sort %s case %d: %s" % (status, lib, i, label))
+    # The coverage check: from 300 cases on, every (kind, byte order, C/F) cell ran.
+    want = {(k, b, f) for k in KINDS for b in (False, True) for f in (False, True)
+            if int(k[1:]) > 1 or not b}
+    ran = {(c.kind, c.big, c.fortran) for c in all_cases if hasattr(c, "kind")}
+    if cases >= 300 and not want <= ran:
+        failed_any = True
+        counts["numpy"]["failed"] += 1
+        print("FAIL sort coverage: %d of %d (kind, byte order, order) cells never ran, e.g. %s"
+              % (len(want - ran), len(want), sorted(want - ran)[:4]))
     if failed_any:
         print("(cases kept in %s)" % root)
     else:
@@ -460,7 +474,7 @@ def run(strider, cases=2000, seed=0, verbose=False, jobs=None):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--strider", default="/tmp/strider-sort", help="the strider binary")
-    ap.add_argument("--cases", type=int, default=2000)
+    ap.add_argument("--cases", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=None, help="cases run at once")
     ap.add_argument("-v", "--verbose", action="store_true")

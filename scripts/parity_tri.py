@@ -336,7 +336,7 @@ def report_deviations(devs, verbose):
               f"e.g. ({rows}, {cols}): {detail})")
 
 
-def run(strider, cases=2000, seed=0, verbose=False, workers=3, large=True):
+def run(strider, cases=500, seed=0, verbose=False, workers=3, large=True):
     """Runs the parity check; returns dict(passed=, failed=, skipped=, deviations=)."""
     rng = random.Random(seed)
     tally = Tally()
@@ -367,7 +367,7 @@ def run(strider, cases=2000, seed=0, verbose=False, workers=3, large=True):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--strider", default="./strider", help="the strider binary")
-    ap.add_argument("--cases", type=int, default=2000, help="random (rows, cols, offset) triples")
+    ap.add_argument("--cases", type=int, default=500, help="random (rows, cols, offset) triples")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=3, help="strider processes at a time")
     ap.add_argument("--no-large", action="store_true", help="skip the 20000 x 15000 cases")

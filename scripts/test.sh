@@ -5,9 +5,12 @@
 # non-zero on the first failure. See docs/testing.md.
 #
 # Knobs (environment variables):
-#   PARITY=quick|full    parity suite size: quick (default) runs about a fifth
-#                        of the random cases, full (CI) every default count
-#   FUZZTIME=15s         time per fuzz target (every Fuzz* in the tree)
+#   PARITY=quick|full|deep  parity suite size (scripts/parity.py --scale):
+#                        quick (default, 0.3) still runs every dtype, byte
+#                        order and C/Fortran order; full (CI, 1) also covers
+#                        every (op, dtype, order, 0-d/empty/n-d) cell, checked;
+#                        deep (4) for a release or a change to an op
+#   FUZZTIME=5s          time per fuzz target (every Fuzz* in the tree)
 #   STRIDER_SKIP_CUDA=1  skip the CUDA build check (printed as skipped)
 #   STRIDER_CUDA=auto|require
 #                        auto (default): run the CUDA build check when nvcc is
@@ -21,28 +24,60 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-/usr/bin/python3}
-FUZZTIME=${FUZZTIME:-15s}
+FUZZTIME=${FUZZTIME:-5s}
 PARITY=${PARITY:-quick}
 STRIDER_CUDA=${STRIDER_CUDA:-auto}
 
 case "$PARITY" in
-  quick) parity_args=(--cases 400 --info-cases 60 --diagonal-cases 200 --gather-cases 400
-                      --gather-elements-cases 300 --plugin-cases 400) ;;
-  full) parity_args=() ;;
-  *) echo "PARITY=$PARITY: expected quick or full" >&2; exit 2 ;;
+  quick) parity_scale=0.3 ;;
+  full) parity_scale=1 ;;
+  deep) parity_scale=4 ;;
+  *) echo "PARITY=$PARITY: expected quick, full or deep" >&2; exit 2 ;;
 esac
 case "$STRIDER_CUDA" in
   auto | require) ;;
   *) echo "STRIDER_CUDA=$STRIDER_CUDA: expected auto or require" >&2; exit 2 ;;
 esac
 
+# urfave/cli's docs.go (ToMarkdown, ToMan) pulls in md2man and blackfriday,
+# whose set-up costs every strider process ~4 ms of CPU here; strider uses
+# none of it, and the parity suite starts tens of thousands of processes. The
+# tag drops that file; every go command below (and the binary the root
+# package's tests build) gets it through GOFLAGS.
+export GOFLAGS="${GOFLAGS:+$GOFLAGS }-tags=urfave_cli_no_docs"
+
+# Each step line shows the wall time and the CPU time (user + system of every
+# finished child process: builds, tests, strider runs) so far. On a shared
+# machine the CPU time is the one to compare; on an idle 2-core machine a
+# step that keeps both cores busy takes about half its CPU time.
+cpufile=$(mktemp)
+log=$(mktemp)
+racelog=$(mktemp)
+bin=$(mktemp -d)
+cudalog=$(mktemp)
+cuda_install=""
+finish() {
+  if [ -n "$cuda_install" ] && kill -0 "$cuda_install" 2>/dev/null; then
+    echo "waiting for the CUDA toolkit install to end (stopping apt-get midway would leave dpkg half done)"
+    wait "$cuda_install" || true
+  fi
+  rm -rf "$bin" "$log" "$racelog" "$cpufile" "$cudalog"
+}
+trap finish EXIT
+cpu_so_far() { # sets cpu; `times` must run in this shell, not in a $(...) subshell
+  times >"$cpufile"
+  cpu=$(awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, p, "m"); sub("s", "", p[2]); t += p[1] * 60 + p[2] } printf "%d", t }' "$cpufile")
+}
 SECONDS=0
-step() { printf '\n== %s  [%ds]\n' "$*" "$SECONDS"; }
+step() { cpu_so_far; printf '\n== %s  [%ds, CPU %ss]\n' "$*" "$SECONDS" "$cpu"; }
 
 step "dependencies"
 missing=()
-"$PYTHON" -c 'import numpy' 2>/dev/null || missing+=(python3-numpy)
-"$PYTHON" -c 'import torch' 2>/dev/null || missing+=(python3-torch)
+# One interpreter start when both are there (importing torch takes seconds).
+if ! "$PYTHON" -c 'import numpy, torch' 2>/dev/null; then
+  "$PYTHON" -c 'import numpy' 2>/dev/null || missing+=(python3-numpy)
+  "$PYTHON" -c 'import torch' 2>/dev/null || missing+=(python3-torch)
+fi
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing ${missing[*]} with apt-get: the parity suite and the fixture check compare"
   echo "strider with NumPy and PyTorch ($PYTHON cannot import them; python3-torch is about 1 GiB)"
@@ -56,6 +91,21 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 "$PYTHON" -c 'import numpy, torch; print("numpy", numpy.__version__, "torch", torch.__version__)'
 go version
+
+if [ "${STRIDER_SKIP_CUDA:-}" != 1 ] && [ "$STRIDER_CUDA" = require ] && ! command -v "${NVCC:-nvcc}" >/dev/null; then
+  step "CUDA toolkit, for the CUDA build check at the end (installed in the background)"
+  # Downloading and unpacking take minutes but little CPU: they overlap the
+  # steps below instead of coming before them.
+  scripts/cuda-check.sh --install-prepare
+  echo "apt-get install runs in the background from here; the CUDA build step waits for it"
+  (
+    rc=0
+    scripts/cuda-check.sh --install-packages || rc=$?
+    echo "(the CUDA toolkit install ended ${SECONDS}s into the run, status $rc)"
+    exit "$rc"
+  ) >"$cudalog" 2>&1 &
+  cuda_install=$!
+fi
 
 step "format and vet"
 unformatted=$(gofmt -l $(git ls-files '*.go'))
@@ -77,38 +127,27 @@ for target in darwin/arm64 windows/amd64; do
   GOOS=${target%/*} GOARCH=${target#*/} go vet ./...
 done
 
-step "CUDA build (PTX up to date, build and vet with -tags cuda)"
-# The GPU path itself needs a GPU (scripts/gpu-parity.sh); this checks that
-# it builds, that the embedded PTX is what the kernels compile to, and runs
-# nothing that needs a device. Its pure-Go launch plans are tested by
-# go test ./cuda below.
-if [ "${STRIDER_SKIP_CUDA:-}" = 1 ]; then
-  echo "SKIPPED: CUDA build check (STRIDER_SKIP_CUDA=1)"
-elif [ "$STRIDER_CUDA" = require ]; then
-  scripts/cuda-check.sh --install
-elif command -v "${NVCC:-nvcc}" >/dev/null; then
-  scripts/cuda-check.sh
-else
-  echo "SKIPPED: CUDA build check: nvcc not found (CI runs it with STRIDER_CUDA=require, which"
-  echo "installs the CUDA toolkit, about 6.7 GiB; STRIDER_SKIP_CUDA=1 skips it without this note)"
-fi
-
 step "fixtures are what gen_testdata.py writes"
 "$PYTHON" scripts/gen_testdata.py --check
 "$PYTHON" scripts/gen_torch_testdata.py --check
 
-step "go test (and which tests skipped: mounting a tmpfs needs root)"
-log=$(mktemp)
-bin=$(mktemp -d)
-trap 'rm -rf "$bin" "$log"' EXIT
+step "go test, and go test -race ./ops beside it (which tests skipped: mounting a tmpfs needs root)"
+# The two runs together keep both cores busy where each alone would leave one
+# idle for long stretches (the root package's tests wait on strider processes).
+go test -count=1 -race ./ops >"$racelog" 2>&1 &
+race=$!
 if ! go test -count=1 -v ./... >"$log" 2>&1; then
   grep -vE '^(=== (RUN|PAUSE|CONT|NAME)|\s*--- PASS)' "$log" | tail -n 200
+  wait "$race" || true
   exit 1
 fi
 grep -E '^(ok|---|\?)|SKIPPED' "$log" | grep -vE '^\s*--- PASS|no test files' || true
-
-step "go test -race (the parallel engine)"
-go test -count=1 -race ./ops
+if ! wait "$race"; then
+  echo "go test -race ./ops failed:"
+  tail -n 200 "$racelog"
+  exit 1
+fi
+echo "race: $(tail -n 1 "$racelog")"
 
 step "fuzz ($FUZZTIME each)"
 # Every fuzz target in the tree, found by name so new ones run without edits.
@@ -141,12 +180,53 @@ for pkg in $(go list -f '{{.Dir}}' ./...); do
   done
 done
 
-step "parity against NumPy and PyTorch (PARITY=$PARITY)"
+step "parity against NumPy and PyTorch (PARITY=$PARITY: --scale $parity_scale), and the benchmark smoke run beside it"
 go build -o "$bin/strider" .
-"$PYTHON" scripts/parity.py --strider "$bin/strider" "${parity_args[@]}"
+# The smoke run (every benchmark command once, strider's outputs compared with
+# NumPy's and PyTorch's, nothing timed) is one command at a time: beside the
+# parity suite it fills what the suite leaves of the cores.
+benchlog="$bin/bench.log"
+"$PYTHON" scripts/bench.py --strider "$bin/strider" --quick --runs 0 --work "$bin/bench" >"$benchlog" 2>&1 &
+bench=$!
+if ! "$PYTHON" scripts/parity.py --strider "$bin/strider" --scale "$parity_scale"; then
+  wait "$bench" || true
+  exit 1
+fi
 
-step "benchmark smoke run (outputs must match NumPy's)"
-"$PYTHON" scripts/bench.py --strider "$bin/strider" --quick --runs 1 --work "$bin/bench" >/dev/null
+step "benchmark smoke run (outputs must match NumPy's; nothing timed): its result"
+if ! wait "$bench"; then
+  echo "the benchmark smoke run failed:"
+  grep -v '^|' "$benchlog" | tail -n 20
+  exit 1
+fi
+echo "every benchmark command ran; strider's outputs match NumPy's and PyTorch's"
 
+step "CUDA build (PTX up to date, build and vet with -tags cuda)"
+# The GPU path itself needs a GPU (scripts/gpu-parity.sh); this checks that
+# it builds, that the embedded PTX is what the kernels compile to, and runs
+# nothing that needs a device. Its pure-Go launch plans are tested by
+# go test ./cuda above.
+if [ "${STRIDER_SKIP_CUDA:-}" = 1 ]; then
+  echo "SKIPPED: CUDA build check (STRIDER_SKIP_CUDA=1)"
+elif [ -n "$cuda_install" ]; then
+  if ! wait "$cuda_install"; then
+    cuda_install=""
+    echo "installing the CUDA toolkit failed:"
+    tail -n 50 "$cudalog"
+    exit 1
+  fi
+  cuda_install=""
+  tail -n 1 "$cudalog"
+  scripts/cuda-check.sh
+elif [ "$STRIDER_CUDA" = require ]; then
+  scripts/cuda-check.sh --install
+elif command -v "${NVCC:-nvcc}" >/dev/null; then
+  scripts/cuda-check.sh
+else
+  echo "SKIPPED: CUDA build check: nvcc not found (CI runs it with STRIDER_CUDA=require, which"
+  echo "installs the CUDA toolkit, about 5.5 GiB; STRIDER_SKIP_CUDA=1 skips it without this note)"
+fi
+
+cpu_so_far
 echo
-echo "all tests passed in ${SECONDS}s"
+echo "all tests passed in ${SECONDS}s (CPU ${cpu}s, user + system)"
