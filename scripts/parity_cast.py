@@ -15,7 +15,7 @@ np.save(np.ascontiguousarray(a.astype(D, casting=RULE))) computed on a strided s
 NumPy's element-by-element loop (its contiguous float-to-uint32 loop gives other values out of
 range; NumPy calls the result undefined). A rule NumPy refuses (TypeError) must be refused by
 strider: exit 2, one "strider: cast: " line, no output, and the --as-numpy script fails too.
-Every passing case also runs the --as-numpy script, which must write the same bytes.
+Every third passing case also runs the --as-numpy script, which must write the same bytes.
 
 Output: a FAIL line per failure with the command to reproduce it, then
 "cast: N passed, N failed, N skipped". Exit status 0 when nothing failed, 1 otherwise.
@@ -96,7 +96,7 @@ def make_case(rng, i, keep):
     spelled = gt.token_dtype(dst).str if rng.random() < 0.5 else gt.token_dtype(dst).newbyteorder("=").name
     if gt.token_dtype(dst).byteorder == ">":
         spelled = gt.token_dtype(dst).str
-    return path, spelled, rule
+    return path, spelled, rule, i % 3
 
 
 def reference(a, dst, rule):
@@ -113,7 +113,7 @@ def reference(a, dst, rule):
 
 
 def run_case(strider, case, tmp_root):
-    path, dst, rule = case
+    path, dst, rule, sample = case
     want = reference(np.load(path), dst, rule)
     with tempfile.TemporaryDirectory(dir=tmp_root) as tmp:
         out = os.path.join(tmp, "out.npy")
@@ -137,13 +137,13 @@ def run_case(strider, case, tmp_root):
             bad = [k for k in range(len(a)) if g[k:k + 1].tobytes() != w[k:k + 1].tobytes()][:3]
             detail = "; ".join(f"{a[k]!r} -> {g[k]!r}, NumPy {w[k]!r}" for k in bad)
             return argv, f"output differs from a.astype({dst!r}, casting={rule!r}): {detail}"
-        return argv, selfcheck.check(strider, args, None, out, False, got)
+        return argv, selfcheck.check(strider, args, None, out, False, got) if sample == 0 else None
 
 
-def run(strider, cases=1400, seed=0, verbose=False, workers=3):
+def run(strider, cases=700, seed=0, verbose=False, workers=3):
     """Runs `cases` casts (625 cover every pair once, unsafe); returns dict(passed, failed, skipped)."""
     return plugin.run_cases("cast", strider, cases, seed, make_case, run_case, workers)
 
 
 if __name__ == "__main__":
-    sys.exit(plugin.main("cast", __doc__, run, 1400))
+    sys.exit(plugin.main("cast", __doc__, run, 700))

@@ -13,9 +13,9 @@ in C or Fortran order, shapes from 0-d to 3-d with empty axes; concat's inputs d
 axis; the axis is random, often negative, and `none` (flatten) for concat. The reference is
 np.save(np.ascontiguousarray(np.concatenate(xs, axis))) / np.stack. Refusals (about one case in
 ten: shapes that do not match, an axis out of range, 0-d inputs to concat): NumPy refuses too,
-strider exits 2 with one line and writes nothing, and the printed script fails. Every passing
-case also runs the --as-numpy script (and every third the --as-torch one), which must write the
-same bytes.
+strider exits 2 with one line and writes nothing, and the printed script fails. Every third
+passing case also runs the --as-numpy script (every twelfth the --as-torch one), which must write
+the same bytes.
 
 Output: a FAIL line per failure with the command to reproduce it, then
 "concat: N passed, N failed, N skipped". Exit status 0 when nothing failed, 1 otherwise.
@@ -80,11 +80,11 @@ def make_case(rng, i, keep):
         tokens.append(token)
     if refuse and rng.random() < 0.3:
         axis = 7 if axis is not None else axis
-    return stack, paths, axis, tokens, i % 3 == 0
+    return stack, paths, axis, tokens, i % 12
 
 
 def run_case(strider, case, tmp_root):
-    stack, paths, axis, tokens, torch = case
+    stack, paths, axis, tokens, sample = case
     xs = [np.load(p) for p in paths]
     try:
         want = npy(np.stack(xs, axis=axis) if stack else np.concatenate(xs, axis=axis))
@@ -109,17 +109,17 @@ def run_case(strider, case, tmp_root):
         got = Path(out).read_bytes()
         if got != want:
             return argv, f"output differs from np.{'stack' if stack else 'concatenate'} ({tokens}, axis {axis})"
-        why = selfcheck.check(strider, args, None, out, False, got)
-        if why is None and torch:
+        why = selfcheck.check(strider, args, None, out, False, got) if sample % 3 == 0 else None
+        if why is None and sample == 0:
             why = selfcheck.check(strider, args, None, out, False, got, lib="torch")
             why = None if why == "skip" else why
         return argv, why
 
 
-def run(strider, cases=400, seed=0, verbose=False, workers=3):
+def run(strider, cases=300, seed=0, verbose=False, workers=3):
     """Runs `cases` joins (half concat, half stack); returns dict(passed, failed, skipped)."""
     return plugin.run_cases("concat", strider, cases, seed, make_case, run_case, workers)
 
 
 if __name__ == "__main__":
-    sys.exit(plugin.main("concat", __doc__, run, 400))
+    sys.exit(plugin.main("concat", __doc__, run, 300))

@@ -11,7 +11,7 @@ shapes from 0-d to 4-d with length-1 and empty axes; the new shape is a random f
 size (length-1 axes sprinkled in), often with one extent given as -1 (sometimes -2, which NumPy
 also infers), written as 3,4 or (3, 4); the index order is C or F. The reference is
 np.save(np.ascontiguousarray(np.reshape(a, shape, order))) (a 0-d result stays 0-d). Every
-passing case also runs the --as-numpy script (and every third the --as-torch one), which must
+third passing case also runs the --as-numpy script (every twelfth the --as-torch one), which must
 write the same bytes.
 
 Refusals (about one case in eight): a size that does not match, two unknown extents, more than
@@ -97,11 +97,11 @@ def make_case(rng, i, keep):
     elif new and rng.random() < 0.5:
         new[rng.randrange(len(new))] = -2 if rng.random() < 0.1 else -1
     order = "F" if i % 2 else "C"
-    return path, new, spell(rng, new), order, refuse, i % 3 == 0
+    return path, new, spell(rng, new), order, refuse, i % 12
 
 
 def run_case(strider, case, tmp_root):
-    path, new, spelled, order, refuse, torch = case
+    path, new, spelled, order, refuse, sample = case
     a = np.load(path)
     try:
         want = npy(np.reshape(a, tuple(new), order=order))
@@ -127,18 +127,18 @@ def run_case(strider, case, tmp_root):
         got = Path(out).read_bytes()
         if got != want:
             return argv, f"output differs from np.save(np.reshape(a, {tuple(new)}, order={order!r}))"
-        why = selfcheck.check(strider, args, None, out, False, got)
-        if why is None and torch:
+        why = selfcheck.check(strider, args, None, out, False, got) if sample % 3 == 0 else None
+        if why is None and sample == 0:
             why = selfcheck.check(strider, args, None, out, False, got, lib="torch")
             if why == "skip":
                 why = None
         return argv, why
 
 
-def run(strider, cases=400, seed=0, verbose=False, workers=3):
+def run(strider, cases=300, seed=0, verbose=False, workers=3):
     """Runs `cases` reshapes; returns dict(passed, failed, skipped)."""
     return plugin.run_cases("reshape", strider, cases, seed, make_case, run_case, workers)
 
 
 if __name__ == "__main__":
-    sys.exit(plugin.main("reshape", __doc__, run, 400))
+    sys.exit(plugin.main("reshape", __doc__, run, 300))

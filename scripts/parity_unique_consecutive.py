@@ -13,8 +13,8 @@ negative. Each case writes the values (-o), --inverse and --counts. The referenc
 torch.unique_consecutive(t, return_inverse=True, return_counts=True, dim=axis) where torch 1.13
 has the dtype, and the same definition in NumPy (a run starts where a row differs from the one
 before by !=) for all; where both exist they must agree with each other as well as with strider.
-Every passing case also runs the --as-numpy script (and --as-torch where torch has the dtype),
-which must write the same three files. Refusals (an empty axis other than the one compared, an
+Every third passing case also runs the --as-numpy script (and one in four of those the
+--as-torch one, where torch has the dtype), which must write the same three files. Refusals (an empty axis other than the one compared, an
 axis out of range): strider exits 2 with one "strider: unique-consecutive: " line, torch or NumPy
 refuses too, and the printed script fails.
 
@@ -98,11 +98,11 @@ def make_case(rng, i, keep):
     if rng.random() < 0.6 and (shape or rng.random() < 0.2):
         nd = max(1, len(shape))
         axis = rng.randrange(-nd, nd) if rng.random() < 0.95 else nd
-    return path, token[:2] if token[0] in "bf" else token.rstrip("lbe"), axis
+    return path, token[:2] if token[0] in "bf" else token.rstrip("lbe"), axis, i % 12
 
 
 def run_case(strider, case, tmp_root):
-    path, kind, axis = case
+    path, kind, axis, sample = case
     a = np.load(path)
     try:
         want = numpy_unique(a, axis)
@@ -133,17 +133,19 @@ def run_case(strider, case, tmp_root):
             which = [n for n, g, w in zip(("values", "inverse", "counts"), got, want) if g != npy(w)]
             return argv, f"{', '.join(which)} differ from torch.unique_consecutive / the NumPy definition"
         extra = [(outs[1], got[1]), (outs[2], got[2])]
-        why = selfcheck.check(strider, args, None, outs[0], False, got[0], extra_outputs=extra)
-        if why is None and kind in TORCH_KINDS:
+        why = None
+        if sample % 3 == 0:
+            why = selfcheck.check(strider, args, None, outs[0], False, got[0], extra_outputs=extra)
+        if why is None and kind in TORCH_KINDS and sample < 3:
             why = selfcheck.check(strider, args, None, outs[0], False, got[0], lib="torch", extra_outputs=extra)
             why = None if why == "skip" else why
         return argv, why
 
 
-def run(strider, cases=400, seed=0, verbose=False, workers=3):
+def run(strider, cases=300, seed=0, verbose=False, workers=3):
     """Runs `cases` cases; returns dict(passed, failed, skipped)."""
     return plugin.run_cases("unique-consecutive", strider, cases, seed, make_case, run_case, workers)
 
 
 if __name__ == "__main__":
-    sys.exit(plugin.main("unique-consecutive", __doc__, run, 400))
+    sys.exit(plugin.main("unique-consecutive", __doc__, run, 300))
