@@ -105,6 +105,21 @@ func safetyOpenDir(t *testing.T, mode os.FileMode) string {
 	return dir
 }
 
+// readableExample is a copy of the example input that another user can
+// read: the checkout itself may be in a folder only its owner can enter
+// (CI clones into /root).
+func readableExample(t *testing.T) string {
+	t.Helper()
+	p := filepath.Join(safetyOpenDir(t, 0o755), filepath.Base(safetyEx))
+	if err := os.WriteFile(p, readFile(t, safetyEx), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(p, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 // safetyNoTemps fails when a temporary file of strider's is in dir.
 func safetyNoTemps(t *testing.T, dir string) {
 	t.Helper()
@@ -178,7 +193,7 @@ func TestSafetyPermissions(t *testing.T) {
 			if refused, _ := shellRefuses(t, &u, out); !refused {
 				t.Fatalf("%s: the shell's > writes it", c.name)
 			}
-			code, stderr := safetyRun(t, u.command("", "transpose", filepath.Join(wd(t), safetyEx), "-o", out))
+			code, stderr := safetyRun(t, u.command("", "transpose", readableExample(t), "-o", out))
 			faultOneLine(t, code, stderr, "transpose", "permission denied")
 			if got := string(readFile(t, out)); got != "previous" {
 				t.Fatalf("%s: the file changed", c.name)
@@ -213,7 +228,7 @@ func TestSafetyKeepsMode(t *testing.T) {
 		if u == nil {
 			c = exec.Command(strider, "transpose", safetyEx, "-o", out)
 		} else {
-			c = u.command("", "transpose", filepath.Join(wd(t), safetyEx), "-o", out)
+			c = u.command("", "transpose", readableExample(t), "-o", out)
 		}
 		if code, stderr := safetyRun(t, c); code != 0 {
 			t.Fatalf("exit %d %s", code, stderr)
