@@ -33,11 +33,16 @@ func copyTiled1(dst, src unsafe.Pointer, rows, cols loop) {
 		}
 	}
 	// The columns right of the blocks, for the rows they cover, then the
-	// rows below them, all columns.
-	copyStrided[uint8](unsafe.Add(dst, nc), unsafe.Add(src, nc*cs),
-		loop{n: nr, src: 1, dst: rd}, loop{n: cols.n - nc, src: cs, dst: 1})
-	copyStrided[uint8](unsafe.Add(dst, nr*rd), unsafe.Add(src, nr),
-		loop{n: rows.n - nr, src: 1, dst: rd}, cols)
+	// rows below them, all columns (only when there are any: a pointer
+	// past the block would point past the storage).
+	if nc < cols.n {
+		copyStrided[uint8](unsafe.Add(dst, nc), unsafe.Add(src, nc*cs),
+			loop{n: nr, src: 1, dst: rd}, loop{n: cols.n - nc, src: cs, dst: 1})
+	}
+	if nr < rows.n {
+		copyStrided[uint8](unsafe.Add(dst, nr*rd), unsafe.Add(src, nr),
+			loop{n: rows.n - nr, src: 1, dst: rd}, cols)
+	}
 }
 
 // transpose8x8 transposes the 8×8 byte matrix whose row k is w[k], byte m
@@ -85,10 +90,14 @@ func copyTiled2(dst, src unsafe.Pointer, rows, cols loop) {
 			}
 		}
 	}
-	copyStrided[uint16](unsafe.Add(dst, 2*nc), unsafe.Add(src, nc*cs),
-		loop{n: nr, src: 2, dst: rd}, loop{n: cols.n - nc, src: cs, dst: 2})
-	copyStrided[uint16](unsafe.Add(dst, nr*rd), unsafe.Add(src, 2*nr),
-		loop{n: rows.n - nr, src: 2, dst: rd}, cols)
+	if nc < cols.n {
+		copyStrided[uint16](unsafe.Add(dst, 2*nc), unsafe.Add(src, nc*cs),
+			loop{n: nr, src: 2, dst: rd}, loop{n: cols.n - nc, src: cs, dst: 2})
+	}
+	if nr < rows.n {
+		copyStrided[uint16](unsafe.Add(dst, nr*rd), unsafe.Add(src, 2*nr),
+			loop{n: rows.n - nr, src: 2, dst: rd}, cols)
+	}
 }
 
 // transpose4x4 is transpose8x8 for a 4×4 matrix of 16-bit elements: two
