@@ -322,9 +322,8 @@ func (b *compareBuffers) compare(st *compareChunk, tol Tolerance, i, m int) {
 			st.int64Pair(x, b.iy[k], tol, i+k)
 		}
 	case b.zx != nil:
-		cx, cy := b.fa.Kind == 'c', b.fd.Kind == 'c'
 		for k, x := range b.zx[:m] {
-			st.complexPair(x, b.zy[k], cx, cy, tol, i+k)
+			st.complexPair(x, b.zy[k], tol, i+k)
 		}
 	default:
 		r := b.raw
@@ -498,32 +497,17 @@ func (st *compareChunk) int64Pair(x, y int64, tol Tolerance, i int) {
 		ay = -ay
 	}
 	diff := Diff{Exact: true, Lo: d}
-	st.record(diff, float64(d)/float64(ay), ay != 0, closeAsFloats(float64(x), float64(y), tol), i)
-}
-
-// closeAsFloats is NumPy's isclose of two integers: it converts them to
-// float64 first, so integers past 2^53 that round to the same float64 are
-// close even with no tolerance (the difference reported stays exact).
-func closeAsFloats(x, y float64, tol Tolerance) bool {
-	return math.Abs(x-y) <= tol.ATol+float64(tol.RTol*math.Abs(y))
+	st.record(diff, float64(d)/float64(ay), ay != 0, diffWithin(diff, tol.ATol+float64(tol.RTol*float64(ay))), i)
 }
 
 // intPair folds one pair of sign-magnitude integers.
 func (st *compareChunk) intPair(an bool, am uint64, dn bool, dm uint64, tol Tolerance, i int) {
 	diff := intDiff(an, am, dn, dm)
-	x, y := float64(am), float64(dm)
-	if an {
-		x = -x
-	}
-	if dn {
-		y = -y
-	}
-	st.record(diff, diff.Float64()/float64(dm), dm != 0, closeAsFloats(x, y, tol), i)
+	st.record(diff, diff.Float64()/float64(dm), dm != 0, diffWithin(diff, tol.ATol+float64(tol.RTol*float64(dm))), i)
 }
 
-// complexPair folds one complex128 pair; cx and cy say which side is of
-// a complex dtype (the other holds a real number).
-func (st *compareChunk) complexPair(x, y complex128, cx, cy bool, tol Tolerance, i int) {
+// complexPair folds one complex128 pair.
+func (st *compareChunk) complexPair(x, y complex128, tol Tolerance, i int) {
 	pinf := func(z complex128) bool { return math.IsInf(real(z), 1) && imag(z) == 0 }
 	ninf := func(z complex128) bool { return math.IsInf(real(z), -1) && imag(z) == 0 }
 	flagged, mismatch := st.locations(isNaNParts(x), isNaNParts(y), pinf(x), pinf(y), ninf(x), ninf(y), tol)
@@ -537,12 +521,7 @@ func (st *compareChunk) complexPair(x, y complex128, cx, cy bool, tol Tolerance,
 		if isFinite(real(x)) && isFinite(imag(x)) && isFinite(real(y)) && isFinite(imag(y)) {
 			close = d <= tol.ATol+float64(tol.RTol*ay)
 		} else {
-			// NumPy's isclose multiplies both by ones_like (1+0j for a
-			// complex side) first: an infinite part turns the other part
-			// into NaN, so == fails, and under equal_nan two such NaNs are
-			// close.
-			mx, my := timesOne(x, cx), timesOne(y, cy)
-			close = mx == my || tol.EqualNaN && isNaNParts(mx) && isNaNParts(my)
+			close = x == y
 		}
 	}
 	if !close {
@@ -550,16 +529,6 @@ func (st *compareChunk) complexPair(x, y complex128, cx, cy bool, tol Tolerance,
 		st.classify(isNaNParts(x) || isNaNParts(y), isInf(x) || isInf(y))
 	}
 	st.record(Diff{Float: d}, d/ay, y != 0, close, i)
-}
-
-// timesOne is z * (1+0j) as IEEE arithmetic computes it, part by part,
-// when z is of a complex dtype; a real z stays as it is.
-func timesOne(z complex128, complexDtype bool) complex128 {
-	if !complexDtype {
-		return z
-	}
-	re, im := real(z), imag(z)
-	return complex(re*1-im*0, re*0+im*1)
 }
 
 // record folds a compared element's difference into the statistics; rel
@@ -659,6 +628,19 @@ func intDiff(an bool, am uint64, dn bool, dm uint64) Diff {
 	}
 	lo, carry := bits.Add64(am, dm, 0)
 	return Diff{Exact: true, Hi: carry, Lo: lo}
+}
+
+// diffWithin reports exactly whether the integer diff is <= t.
+func diffWithin(d Diff, t float64) bool {
+	switch {
+	case math.IsNaN(t) || t < 0:
+		return false
+	case t >= 0x1p65:
+		return true
+	case t >= 0x1p64:
+		return d.Hi == 0 || uint64(t-0x1p64) >= d.Lo
+	}
+	return d.Hi == 0 && uint64(t) >= d.Lo // uint64(t) is floor(t) for 0 <= t < 2^64
 }
 
 // ExactDiff counts the elements whose bytes differ between a and b, which
