@@ -349,7 +349,9 @@ def check(strider, args, want):
     if p.returncode != want["verdict"]:
         return argv, (f"exit {p.returncode}, want {want['verdict']} "
                       f"(NumPy: {want.get('msg', '').strip()[:300]!r}; strider: {out[:300]!r})")
-    why = selfcheck.check_verdict(strider, ["compare"] + args, p.returncode)
+    # The --as-numpy script runs NumPy's assert_allclose: where strider deviates from NumPy by
+    # design (docs/behaviour.md: exact integers, complex infinities), their verdicts differ.
+    why = None if "deviation" in want else selfcheck.check_verdict(strider, ["compare"] + args, p.returncode)
     if why:
         return argv, why
     if want["json"]:
