@@ -114,14 +114,9 @@ def run_case(strider, case, tmp_root):
         argv = [strider] + args
         p = subprocess.run(argv, capture_output=True, timeout=60)
         if numpy_error is not None or refuse:
-            lines = p.stderr.decode(errors="replace").splitlines()
             if numpy_error is None:
                 return argv, "the case was meant as a refusal, but NumPy reshaped it"
-            if p.returncode != 2 or len(lines) != 1 or not lines[0].startswith("strider: reshape: "):
-                return argv, f"NumPy refused ({numpy_error}); strider exit {p.returncode}, stderr {lines!r}"
-            if os.path.exists(out):
-                return argv, "strider refused but left an output file"
-            return argv, selfcheck.check_refused(strider, args, None, out)
+            return argv, plugin.refusal(strider, args, p, "strider: reshape: ", [out], numpy_error)
         if p.returncode != 0:
             return argv, f"exit {p.returncode}: {p.stderr.decode(errors='replace').strip()}"
         got = Path(out).read_bytes()

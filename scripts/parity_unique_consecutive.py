@@ -116,12 +116,7 @@ def run_case(strider, case, tmp_root):
         argv = [strider] + args
         p = subprocess.run(argv, capture_output=True, timeout=60)
         if want is None:
-            lines = p.stderr.decode(errors="replace").splitlines()
-            if p.returncode != 2 or len(lines) != 1 or not lines[0].startswith("strider: unique-consecutive: "):
-                return argv, f"NumPy refused ({refused}); strider exit {p.returncode}, stderr {lines!r}"
-            if any(os.path.exists(o) for o in outs):
-                return argv, "strider refused but left an output file"
-            return argv, selfcheck.check_refused(strider, args, None, outs[0])
+            return argv, plugin.refusal(strider, args, p, "strider: unique-consecutive: ", outs, refused)
         if p.returncode != 0:
             return argv, f"exit {p.returncode}: {p.stderr.decode(errors='replace').strip()}"
         got = [Path(o).read_bytes() for o in outs]

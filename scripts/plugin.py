@@ -15,6 +15,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
+import selfcheck  # sibling module
+
 RUN_TMP = os.environ.get("PARITY_TMPDIR") or ("/dev/shm" if os.access("/dev/shm", os.W_OK) else None)
 
 
@@ -56,3 +58,15 @@ def main(name, doc, run, cases):
     r = run(args.strider, cases=args.cases, seed=args.seed, verbose=args.verbose)
     print(f"{name}: %(passed)d passed, %(failed)d failed, %(skipped)d skipped" % r)
     return 1 if r["failed"] else 0
+
+
+def refusal(strider, args, p, prefix, outs, numpy_said):
+    """None when strider refused a case NumPy refuses as the contract asks: exit 2, one stderr
+    line starting with prefix, none of outs written, and a printed script that fails too;
+    else why not. p is strider's finished run (subprocess.run with capture_output)."""
+    lines = p.stderr.decode(errors="replace").splitlines()
+    if p.returncode != 2 or len(lines) != 1 or not lines[0].startswith(prefix):
+        return f"NumPy refused ({numpy_said}); strider exit {p.returncode}, stderr {lines!r}"
+    if any(os.path.exists(o) for o in outs):
+        return "strider refused but left an output file"
+    return selfcheck.check_refused(strider, args, None, outs[0])
