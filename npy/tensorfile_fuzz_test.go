@@ -132,8 +132,7 @@ func FuzzPickle(f *testing.F) {
 			}
 			span := tn.span()
 			if span > 0 {
-				s := storages[findStorageKey(storages, tn)]
-				if s != nil && int64(tn.Offset)+span > s.numel {
+				if s := onlyStorage(storages); s != nil && int64(tn.Offset)+span > s.numel {
 					t.Fatalf("tensor %q reaches element %d of a storage of %d", tn.Name, int64(tn.Offset)+span-1, s.numel)
 				}
 			}
@@ -141,14 +140,15 @@ func FuzzPickle(f *testing.F) {
 	})
 }
 
-// findStorageKey finds the storage a fuzzed tensor came from: the only
-// one, or none when several could be.
-func findStorageKey(storages map[string]*torchStorage, _ *Tensor) string {
+// onlyStorage is the storage a fuzzed tensor came from when the pickle
+// made only one; nil when several could be ("" is a key like any other, so
+// it cannot mean "none").
+func onlyStorage(storages map[string]*torchStorage) *torchStorage {
 	if len(storages) != 1 {
-		return ""
+		return nil
 	}
-	for k := range storages {
-		return k
+	for _, s := range storages {
+		return s
 	}
-	return ""
+	return nil
 }
