@@ -160,3 +160,60 @@ func BenchmarkStats(b *testing.B) {
 		})
 	}
 }
+
+// TestAbsComplexHypot checks the magnitudes stats uses (glibc's hypot and
+// hypotf, transcribed) against the exact square root of x*x + y*y from
+// math/big: hypot within glibc's bound of ~0.8 units in the last place (a
+// plain sqrt(x*x + y*y) exceeds it), hypotf within half a unit plus the
+// double rounding's sliver; and special values as C's hypot gives them.
+func TestAbsComplexHypot(t *testing.T) {
+	const prec = 2200
+	// ulpErr is |got - sqrt(x*x + y*y)| in units of got's last place.
+	ulpErr := func(got, x, y float64, f32 bool) float64 {
+		bx, by := new(big.Float).SetPrec(prec).SetFloat64(x), new(big.Float).SetPrec(prec).SetFloat64(y)
+		s := new(big.Float).SetPrec(prec).Mul(bx, bx)
+		s.Add(s, new(big.Float).SetPrec(prec).Mul(by, by))
+		r := new(big.Float).SetPrec(prec).Sqrt(s)
+		d := new(big.Float).SetPrec(prec).Sub(r, new(big.Float).SetPrec(prec).SetFloat64(got))
+		ulp := math.Nextafter(got, math.Inf(1)) - got
+		if f32 {
+			ulp = float64(math.Nextafter32(float32(got), float32(math.Inf(1))) - float32(got))
+		}
+		q, _ := new(big.Float).Quo(d.Abs(d), new(big.Float).SetFloat64(ulp)).Float64()
+		return q
+	}
+	rng := rand.New(rand.NewSource(12))
+	wide := func() float64 {
+		return math.Ldexp(rng.Float64()+0.5, rng.Intn(2098)-1074) * float64(1-2*rng.Intn(2))
+	}
+	for i := 0; i < 20000; i++ {
+		x, y := wide(), wide()
+		if i%3 != 0 {
+			y = math.Ldexp(x*(rng.Float64()+0.5), rng.Intn(6)-3) // close: the correction matters
+		}
+		if got := absComplex128(x, y); !math.IsInf(got, 0) && ulpErr(got, x, y, false) > 0.8 {
+			t.Fatalf("absComplex128(%g, %g) = %g, %.3f units in the last place off", x, y, got, ulpErr(got, x, y, false))
+		}
+		fx, fy := float32(x), float32(y)
+		if got := absComplex64(fx, fy); !math.IsInf(float64(got), 0) && ulpErr(float64(got), float64(fx), float64(fy), true) > 0.5001 {
+			t.Fatalf("absComplex64(%g, %g) = %g, %.4f units in the last place off", fx, fy, got, ulpErr(float64(got), float64(fx), float64(fy), true))
+		}
+	}
+	inf, nan := math.Inf(1), math.NaN()
+	for _, c := range []struct{ x, y, want float64 }{
+		{3, 4, 5}, {0, 0, 0}, {-0.0, 0, 0}, {-5, 12, 13}, {1e308, 1e308, 1.4142135623730951e308},
+		{math.MaxFloat64, math.MaxFloat64, inf}, {5e-324, 5e-324, 5e-324}, {3e-320, 4e-320, 5e-320},
+		{inf, nan, inf}, {nan, -inf, inf}, {nan, 1, nan}, {1, 1e-300, 1},
+	} {
+		got := absComplex128(c.x, c.y)
+		if got != c.want && !(got != got && c.want != c.want) {
+			t.Errorf("absComplex128(%g, %g) = %g, want %g", c.x, c.y, got, c.want)
+		}
+	}
+	if got := absComplex64(3e38, 3e38); !math.IsInf(float64(got), 1) {
+		t.Errorf("absComplex64(3e38, 3e38) = %g, want +Inf (the float64 sum fits; float32 does not)", got)
+	}
+	if got := absComplex64(float32(nan), float32(-inf)); !math.IsInf(float64(got), 1) {
+		t.Errorf("absComplex64(NaN, -Inf) = %g, want +Inf", got)
+	}
+}
