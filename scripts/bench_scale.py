@@ -4,8 +4,10 @@ strider, NumPy and `cp` at sizes from 4 KiB to 1 GiB (powers of 4), and draws
 one log-log plot per operation (time per byte against size) into docs/.
 
 Every size runs each command once per round, in turn (alternating, as
-bench.py does), and keeps the median of the rounds. Outputs are compared
-byte for byte before timing. Process start counts, as in bench.py.
+bench.py does), and keeps the median of the rounds, of wall time and of CPU
+time (user + system of the process, which a shared machine disturbs less).
+Outputs are compared byte for byte before timing. Process start counts, as
+in bench.py. The plots draw wall time solid and CPU time dotted.
 
 Usage: bench_scale.py --strider PATH [--runs N] [--max-mib M] [--work DIR]
                       [--ops transpose,gather,sort,show] [--out docs]
@@ -13,6 +15,7 @@ Usage: bench_scale.py --strider PATH [--runs N] [--max-mib M] [--work DIR]
 import argparse
 import csv
 import os
+import resource
 import shlex
 import statistics
 import subprocess
@@ -24,12 +27,19 @@ import numpy as np
 PY = os.environ.get("PYTHON", "/usr/bin/python3")
 
 
+def children_cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 def timed(argv):
-    start = time.perf_counter()
+    """(wall seconds, CPU seconds) of one run of argv."""
+    cpu, start = children_cpu(), time.perf_counter()
     proc = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    wall = time.perf_counter() - start
     if proc.returncode != 0:
         raise RuntimeError(f"{shlex.join(argv)} exited {proc.returncode}: {proc.stderr.decode()}")
-    return time.perf_counter() - start
+    return wall, children_cpu() - cpu
 
 
 def py(code):
@@ -72,7 +82,7 @@ def same(a, b):
 
 
 def measure(ops, strider, work, sizes, runs):
-    """Rows of (op, label, bytes, median seconds)."""
+    """Rows of (op, label, bytes, median wall seconds, median CPU seconds)."""
     rows = []
     for nbytes in sizes:
         n = side(nbytes)
@@ -91,9 +101,11 @@ def measure(ops, strider, work, sizes, runs):
                 for label, argv, _ in cmds:
                     times[label].append(timed(argv))
             for label, _, _ in cmds:
-                med = statistics.median(times[label])
-                rows.append((op, label, n * n * 4, med))
-                print(f"{op:9} {label:7} {n * n * 4:>11} B  {med * 1e3:9.2f} ms  {med / (n * n * 4) * 1e9:9.3f} ns/B", flush=True)
+                med = statistics.median(w for w, _ in times[label])
+                cpu = statistics.median(c for _, c in times[label])
+                rows.append((op, label, n * n * 4, med, cpu))
+                print(f"{op:9} {label:7} {n * n * 4:>11} B  {med * 1e3:9.2f} ms  {med / (n * n * 4) * 1e9:9.3f} ns/B"
+                      f"  CPU {cpu * 1e3:9.2f} ms  {cpu / (n * n * 4) * 1e9:9.3f} ns/B", flush=True)
         os.remove(src)
     return rows
 
@@ -105,14 +117,16 @@ def plot(rows, ops, out_dir, title):
     paths = []
     for op in ops:
         fig, ax = plt.subplots(figsize=(6, 4))
-        for label in ("strider", "numpy", "cp"):
-            pts = [(b, t / b * 1e9) for o, l, b, t in rows if o == op and l == label]
+        for label, color in (("strider", "C0"), ("numpy", "C1"), ("cp", "C2")):
+            pts = [(b, t / b * 1e9, c / b * 1e9) for o, l, b, t, c in rows if o == op and l == label]
             if pts:
-                ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=label)
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", color=color, label=label)
+                ax.plot([p[0] for p in pts], [p[2] for p in pts], marker=".", linestyle=":",
+                        color=color, label=f"{label} CPU")
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
         ax.set_xlabel("array size (bytes)")
-        ax.set_ylabel("wall time per byte (ns/B)")
+        ax.set_ylabel("time per byte (ns/B): wall solid, CPU dotted")
         ax.set_title(f"{op}: {title}", fontsize=9)
         ax.grid(True, which="both", alpha=0.3)
         ax.legend()
@@ -144,9 +158,11 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "scale.csv"), "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["op", "command", "bytes", "median_seconds"])
+        w.writerow(["op", "command", "bytes", "median_seconds", "median_cpu_seconds"])
         w.writerows(rows)
-    title = f"{time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, median of {args.runs}, float32 n×n"
+    load = os.getloadavg()[0]
+    title = (f"{time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, load {load:.1f}, median of "
+             f"{args.runs}, float32 n×n")
     for p in plot(rows, ops, args.out, title):
         print("wrote", p)
     return 0
