@@ -82,6 +82,13 @@ func runReshape(c *cli.Context) error {
 	rev := slices.Clone(shape)
 	slices.Reverse(rev)
 	r, ok := in.view.Reversed().Reshape(rev)
+	if !ok && !opt.keepOrder {
+		// NumPy copies a into Fortran order and reshapes that; strider
+		// writes the result from a view of the input when the axes nest.
+		if f, ok := in.view.FortranReshape(shape); ok {
+			return writeCopy(c, in.Dtype, shape, false, f, opt)
+		}
+	}
 	if !ok {
 		// NumPy copies a into Fortran order first; so does strider.
 		in.Prefetch()

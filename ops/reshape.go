@@ -103,3 +103,46 @@ func (v View) Reshape(shape []int) (View, bool) {
 	r.Strides = ns
 	return r, true
 }
+
+// FortranReshape returns a view whose C order is the C order of
+// numpy.reshape(v, shape, order='F') when Reshape finds no view of it:
+// writing it out makes that copy in one pass, where copying v to Fortran
+// order first takes two. Its axes refine both shapes: walking v and shape
+// from the first axis (Fortran order's fastest), each pair of axes is split
+// into extents that divide both, with v's strides; each result axis then
+// lists its parts slowest first. false when the axes do not nest (a 4x6
+// array read as 6x4 in Fortran order splits no axis evenly), or v is empty.
+func (v View) FortranReshape(shape []int) (View, bool) {
+	if v.Count() == 0 {
+		return View{}, false
+	}
+	ext, str := make([][]int, len(shape)), make([][]int, len(shape)) // per result axis, fastest first
+	i, j := -1, -1
+	a, b, s := 1, 1, 0 // what is left of v's axis i and of shape's axis j; the stride
+	for {
+		for a == 1 && i+1 < len(v.Shape) {
+			i++
+			a, s = v.Shape[i], v.Strides[i]
+		}
+		for b == 1 && j+1 < len(shape) {
+			j++
+			b = shape[j]
+		}
+		if a == 1 || b == 1 {
+			break // the counts are equal: both sides end together
+		}
+		f := min(a, b)
+		if a%f != 0 || b%f != 0 {
+			return View{}, false
+		}
+		ext[j], str[j] = append(ext[j], f), append(str[j], s)
+		a, b, s = a/f, b/f, s*f
+	}
+	r := View{Elem: v.Elem, Offset: v.Offset, Data: v.Data}
+	for j := range shape {
+		for k := len(ext[j]) - 1; k >= 0; k-- {
+			r.Shape, r.Strides = append(r.Shape, ext[j][k]), append(r.Strides, str[j][k])
+		}
+	}
+	return r, true
+}

@@ -75,6 +75,65 @@ func TestReshapeView(t *testing.T) {
 	}
 }
 
+// TestFortranReshape checks that the view FortranReshape returns holds, in
+// C order, reshape(v, shape, order='F'): element idx of the result is
+// element Fflat(idx) of v in Fortran order (the naive definition).
+func TestFortranReshape(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	made := 0
+	for i := 0; i < 3000; i++ {
+		v := randomView(r)
+		shape := randomFactoring(r, v.Count())
+		got, ok := v.FortranReshape(shape)
+		if !ok {
+			continue
+		}
+		made++
+		if err := got.Check(); err != nil {
+			t.Fatal(err)
+		}
+		fortran := make([]byte, v.Count()*v.Elem) // v's elements in Fortran order
+		if err := CopyNaive(fortran, v.Reversed()); err != nil {
+			t.Fatal(err)
+		}
+		want := make([]byte, len(fortran))
+		idx := make([]int, len(shape))
+		for c := 0; c < v.Count(); c++ { // c: the C-order position; idx its index
+			f, step := 0, 1
+			for k, n := range shape {
+				f += idx[k] * step
+				step *= n
+			}
+			copy(want[c*v.Elem:], fortran[f*v.Elem:(f+1)*v.Elem])
+			for k := len(shape) - 1; k >= 0; k-- {
+				if idx[k]++; idx[k] < shape[k] {
+					break
+				}
+				idx[k] = 0
+			}
+		}
+		have := make([]byte, len(want))
+		if err := CopyNaive(have, got); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(have, want) {
+			t.Fatalf("%d: %s reshaped to %v in Fortran order: view %v/%v holds other elements", i, describe(v), shape, got.Shape, got.Strides)
+		}
+	}
+	if made < 1000 {
+		t.Fatalf("only %d of 3000 views: the test is not exercising FortranReshape", made)
+	}
+	v := Contiguous(4, []int{8, 8}, make([]byte, 256))
+	for _, shape := range [][]int{{4, 16}, {2, 32}, {64}, {16, 4}, {2, 2, 2, 8}} {
+		if _, ok := v.FortranReshape(shape); !ok {
+			t.Errorf("8x8 to %v in Fortran order: no view, want one (the axes nest)", shape)
+		}
+	}
+	if _, ok := Contiguous(4, []int{4, 6}, make([]byte, 96)).FortranReshape([]int{6, 4}); ok {
+		t.Error("4x6 to 6x4 in Fortran order: a view, but the axes do not nest")
+	}
+}
+
 // TestReshapeKnown pins NumPy 1.24's decisions (np.shares_memory and
 // strides of a.reshape): which reshapes of a transposed 2x3 and of a
 // sliced array are views, and their strides in elements.
