@@ -301,7 +301,17 @@ func TakeFlat(dst []byte, v View, idx []int, opt Options) error {
 	if len(idx) == 0 {
 		return nil
 	}
-	calc := NewOffsetCalculator(v.Shape, v.Strides)
+	// Axes that walk memory as one (a C-contiguous view, a row of one) are
+	// merged; with one left, an index is its offset times a stride.
+	shape, strides, _ := mergeAxes(v.Shape, v.Strides, CStrides(v.Shape))
+	calc := NewOffsetCalculator(shape, strides)
+	step := 0 // the stride of a single merged axis; 0: the calculator
+	if len(shape) <= 1 {
+		step = 1
+		if len(shape) == 1 {
+			step = strides[0]
+		}
+	}
 	srcBase := unsafe.Add(unsafe.Pointer(unsafe.SliceData(v.Data)), v.Offset*v.Elem)
 	dstBase := unsafe.Pointer(unsafe.SliceData(dst))
 	threads := opt.threads()
@@ -311,14 +321,24 @@ func TakeFlat(dst []byte, v View, idx []int, opt Options) error {
 	gather := pickGather(v.Elem)
 	const batch = 1024
 	parallel(ceilDiv(len(idx), batch), threads, func(lo, hi int) {
-		pos := make([]int, len(v.Shape))
+		pos := make([]int, len(shape))
 		offs := make([]int, batch)
 		for b := lo; b < hi; b++ {
 			ks := idx[b*batch : min(len(idx), (b+1)*batch)]
-			for j, k := range ks {
-				offs[j], _ = calc.Index(k, pos)
+			o := offs[:len(ks)]
+			switch {
+			case step == 1:
+				o = ks
+			case step != 0:
+				for j, k := range ks {
+					o[j] = k * step
+				}
+			default:
+				for j, k := range ks {
+					o[j], _ = calc.Index(k, pos)
+				}
 			}
-			gather(unsafe.Add(dstBase, b*batch*v.Elem), srcBase, offs[:len(ks)], v.Elem)
+			gather(unsafe.Add(dstBase, b*batch*v.Elem), srcBase, o, v.Elem)
 			opt.advance(len(ks) * v.Elem)
 		}
 	})

@@ -111,20 +111,38 @@ func runFinder(data []byte, row int, f dtype.Dtype) func(lo, hi int, out []int) 
 	}
 }
 
+// typedRuns is runFinder for rows of one element of type E, compared by ==,
+// without branches on the data: a run per few elements (noisy data) would
+// mispredict half of them. Every i is written at out[n] and kept by
+// advancing n when it starts a run; the check n < len(out) fails only
+// after the last start.
 func typedRuns[E comparable](x []E) func(lo, hi int, out []int) int {
 	return func(lo, hi int, out []int) int {
 		n := 0
-		for i := lo; i < hi; i++ {
-			if x[i] != x[i-1] {
-				if out != nil {
-					out[n] = i
+		if out == nil {
+			for i := lo; i < hi; i++ {
+				d := 0
+				if x[i] != x[i-1] {
+					d = 1
 				}
-				n++
+				n += d
 			}
+			return n
+		}
+		for i := lo; i < hi; i++ {
+			d := 0
+			if x[i] != x[i-1] {
+				d = 1
+			}
+			if n < len(out) {
+				out[n] = i
+			}
+			n += d
 		}
 		return n
 	}
 }
+
 
 // seq is 0, 1, ..., n-1.
 func seq(n int) []int {
