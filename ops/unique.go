@@ -143,7 +143,6 @@ func typedRuns[E comparable](x []E) func(lo, hi int, out []int) int {
 	}
 }
 
-
 // seq is 0, 1, ..., n-1.
 func seq(n int) []int {
 	s := make([]int, n)

@@ -64,6 +64,7 @@ def make_inputs(work, quick):
     files = {
         "big": (f"f32_{n}x{n}.npy", lambda: rng.random((n, n), dtype=np.float32)),
         "small": ("f32_16x16.npy", lambda: rng.random((16, 16), dtype=np.float32)),
+        "big64": (f"f64_{n // 2}x{n}.npy", lambda: rng.standard_normal((n // 2, n))),
         "mid": (f"f32_{g}x{g}.npy", lambda: rng.random((g, g), dtype=np.float32)),
         "idx": (f"idx_{g}.npy", lambda: rng.integers(0, g, g, dtype=np.int64)),
         "flatf": (f"f32_flat_{g * g}.npy", lambda: rng.standard_normal(g * g, dtype=np.float32)),
@@ -207,6 +208,11 @@ def pipeline_cases(strider, paths, out):
             ("strider", [strider, "cast", "--dtype", "float64", src, "-o", out("s")], out("s")),
             ("numpy", save("n", f"{load}.astype(np.float64)"), out("n")),
             ("cp", ["cp", src, out("c")], None),
+        ]),
+        (f"cast f64 {n // 2}x{n} to f32", [
+            ("strider", [strider, "cast", "--dtype", "float32", paths["big64"], "-o", out("s")], out("s")),
+            ("numpy", save("n", f"np.load({paths['big64']!r}).astype(np.float32)"), out("n")),
+            ("cp", ["cp", paths["big64"], out("c")], None),
         ]),
         (f"concat f32 {n}x{n} twice, axis 1", [
             ("strider", [strider, "concat", "--axis", "1", src, src, "-o", out("s")], out("s")),
