@@ -198,7 +198,7 @@ for dt in dtypes:
 # Runs: few distinct values, long and short runs, along each axis.
 for dt in ("|b1", "<i4", ">u2", "<f2", ">f4", "<f8", "<c8", ">c16"):
     vals = rand_array(dt, (4,))
-    a = vals[np.repeat(rng.integers(0, 4, 60), rng.integers(1, 30, 60))][:1200].reshape(40, 30)
+    a = vals[np.repeat(rng.integers(0, 4, 60), rng.integers(20, 60, 60))][:1200].reshape(40, 30)
     src = save("in.npy", a, True)
     out, iout, cout = (os.path.join(work, x) for x in ("out_@.npy", "inv_@.npy", "cnt_@.npy"))
     for axis in ([], ["--axis", "0"], ["--axis", "1"]):
@@ -269,6 +269,8 @@ for dt in ("<f4", ">f8", "<i8", "|u1", "<i4", "<f2"):
         v, i = torch.sort(t, dim=1, descending=desc, stable=True)
         tcheck("sort %s desc=%s values" % (dt, desc), load(out), v.cpu().numpy())
         tcheck("sort %s desc=%s indices" % (dt, desc), load(iout), i.cpu().numpy())
+    if dt == "<f2":
+        continue  # torch has no unique for float16 (on the CPU, in 1.13) and casts it as strider does not promise
     native = np.repeat(native[:, :8], 3, axis=1)
     t = torch.from_numpy(native).to(dev)
     src = save("in.npy", native)
@@ -279,18 +281,17 @@ for dt in ("<f4", ">f8", "<i8", "|u1", "<i4", "<f2"):
         tcheck("unique_consecutive %s dim=%s" % (dt, dim), load(out), u.cpu().numpy())
         tcheck("unique_consecutive %s dim=%s inverse" % (dt, dim), load(inv), ti.cpu().numpy())
         tcheck("unique_consecutive %s dim=%s counts" % (dt, dim), load(cnt), tc.cpu().numpy())
-    if dt != "<f2":
-        for to in (torch.float32, torch.int32, torch.uint8, torch.bool):
-            name = str(to).replace("torch.", "")
-            run(["cast", src, "--dtype", name, "-o", out], "cuda")
-            got, want = load(out), t.to(to).cpu().numpy()
-            if native.dtype.kind == "f" and to in (torch.int32, torch.uint8):
-                # Out of range and NaN are undefined in torch: compare the rest.
-                info = np.iinfo(got.dtype)
-                with np.errstate(invalid="ignore"):
-                    keep = np.isfinite(native) & (np.trunc(native) >= info.min) & (np.trunc(native) <= info.max)
-                got, want = got[keep], want[keep]
-            tcheck("cast %s to %s" % (dt, name), got, want)
+    for to in (torch.float32, torch.int32, torch.uint8, torch.bool):
+        name = str(to).replace("torch.", "")
+        run(["cast", src, "--dtype", name, "-o", out], "cuda")
+        got, want = load(out), t.to(to).cpu().numpy()
+        if native.dtype.kind == "f" and to in (torch.int32, torch.uint8):
+            # Out of range and NaN are undefined in torch: compare the rest.
+            info = np.iinfo(got.dtype)
+            with np.errstate(invalid="ignore"):
+                keep = np.isfinite(native) & (np.trunc(native) >= info.min) & (np.trunc(native) <= info.max)
+            got, want = got[keep], want[keep]
+        tcheck("cast %s to %s" % (dt, name), got, want)
 for rows, cols, off in ((100, 100, 0), (2000, 1000, 5), (10, 3000, -4)):
     out = os.path.join(work, "t.npy")
     run(["tril-indices", str(rows), str(cols), "--offset", str(off), "-o", out], "cuda")
