@@ -12,23 +12,26 @@ import (
 	"strider/ops"
 )
 
-// The 14 numeric dtypes, little-endian; each test also runs the big-endian
-// twin of those wider than a byte.
-var allKinds = []struct {
-	kind byte
-	size int
-}{{'b', 1}, {'i', 1}, {'u', 1}, {'i', 2}, {'u', 2}, {'f', 2}, {'i', 4}, {'u', 4}, {'f', 4},
-	{'i', 8}, {'u', 8}, {'f', 8}, {'c', 8}, {'c', 16}}
-
-func bothOrders(kind byte, size int) []dtype.Dtype {
-	d := dtype.Dtype{Kind: kind, Size: size, Order: '<'}
-	if size == 1 {
-		d.Order = '|'
-		return []dtype.Dtype{d}
+// allDtypes is the 14 numeric dtypes, and the big-endian twin of each of
+// those wider than a byte: 25 formats.
+func allDtypes() []dtype.Dtype {
+	var descrs []string
+	for _, body := range []string{"b1", "i1", "u1", "i2", "u2", "f2", "i4", "u4", "f4", "i8", "u8", "f8", "c8", "c16"} {
+		if body[len(body)-1] == '1' {
+			descrs = append(descrs, "|"+body)
+		} else {
+			descrs = append(descrs, "<"+body, ">"+body)
+		}
 	}
-	b := d
-	b.Order = '>'
-	return []dtype.Dtype{d, b}
+	out := make([]dtype.Dtype, len(descrs))
+	for i, descr := range descrs {
+		d, ok := dtype.Parse(descr)
+		if !ok {
+			panic("no dtype " + descr)
+		}
+		out[i] = d
+	}
+	return out
 }
 
 // castDoubles are the values a float cast must get right: each side of
@@ -96,18 +99,14 @@ func TestCast(t *testing.T) {
 	bothWidths(t, func(t *testing.T) {
 		r := rand.New(rand.NewPCG(31, 32))
 		cases := 0
-		for _, f := range allKinds {
-			for _, from := range bothOrders(f.kind, f.size) {
-				for _, tk := range allKinds {
-					for _, to := range bothOrders(tk.kind, tk.size) {
-						for k := range 3 {
-							v := smallView(r, from.Size)
-							fillCast(r, v, from)
-							name := fmt.Sprintf("%s->%s/%d/%v", from.Descr(), to.Descr(), k, v.Shape)
-							checkCast(t, name, to, v, from)
-							cases++
-						}
-					}
+		for _, from := range allDtypes() {
+			for _, to := range allDtypes() {
+				for k := range 3 {
+					v := smallView(r, from.Size)
+					fillCast(r, v, from)
+					name := fmt.Sprintf("%s->%s/%d/%v", from.Descr(), to.Descr(), k, v.Shape)
+					checkCast(t, name, to, v, from)
+					cases++
 				}
 			}
 		}
@@ -145,10 +144,8 @@ func TestCastHalfExhaustive(t *testing.T) {
 		binary.LittleEndian.PutUint16(all[2*h:], uint16(h))
 	}
 	v := ops.Contiguous(2, []int{65536}, all)
-	for _, tk := range allKinds {
-		for _, to := range bothOrders(tk.kind, tk.size) {
-			checkCast(t, "f2->"+to.Descr(), to, v, half)
-		}
+	for _, to := range allDtypes() {
+		checkCast(t, "f2->"+to.Descr(), to, v, half)
 	}
 	var ds []float64
 	for h := range 0x7c00 {
@@ -229,16 +226,13 @@ func TestUniqueConsecutive(t *testing.T) {
 	bothWidths(t, func(t *testing.T) {
 		r := rand.New(rand.NewPCG(41, 42))
 		cases := 0
-		for _, ks := range allKinds {
-			for _, d := range bothOrders(ks.kind, ks.size) {
-				for _, shape := range shapes {
-					for rep := range 3 {
-						v := uniqueView(r, d, shape)
-						for axis := -1; axis < len(shape); axis++ {
-							name := fmt.Sprintf("%s/%v/axis=%d/%d", d.Descr(), shape, axis, rep)
-							checkUnique(t, name, v, d, axis)
-							cases++
-						}
+		for _, d := range allDtypes() {
+			for _, shape := range shapes {
+				for rep := range 3 {
+					v := uniqueView(r, d, shape)
+					for axis := -1; axis < len(shape); axis++ {
+						checkUnique(t, fmt.Sprintf("%s/%v/axis=%d/%d", d.Descr(), shape, axis, rep), v, d, axis)
+						cases++
 					}
 				}
 			}
@@ -288,25 +282,24 @@ func TestUniqueNaNs(t *testing.T) {
 	for i, x := range xs {
 		binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(x))
 	}
-	u, err := planUnique(ops.Contiguous(8, []int{len(xs)}, b), f8, -1)
-	if err == nil {
-		err = run(t, u.prog, nil)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := fmt.Sprint(u.starts()); got != "[0 2 3 4 6]" {
-		t.Fatalf("starts %s, want [0 2 3 4 6]", got)
-	}
 	b1 := dtype.Dtype{Kind: 'b', Size: 1, Order: '|'}
-	u, err = planUnique(ops.Contiguous(1, []int{5}, []byte{1, 2, 0, 0, 7}), b1, -1)
-	if err == nil {
-		err = run(t, u.prog, nil)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := fmt.Sprint(u.starts()); got != "[0 2 4]" {
-		t.Fatalf("bool starts %s, want [0 2 4]", got)
+	for _, c := range []struct {
+		v    ops.View
+		d    dtype.Dtype
+		want string
+	}{
+		{ops.Contiguous(8, []int{len(xs)}, b), f8, "[0 2 3 4 6]"},
+		{ops.Contiguous(1, []int{5}, []byte{1, 2, 0, 0, 7}), b1, "[0 2 4]"},
+	} {
+		u, err := planUnique(c.v, c.d, -1)
+		if err == nil {
+			err = run(t, u.prog, nil)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprint(u.starts()); got != c.want {
+			t.Fatalf("%s: starts %s, want %s", c.d.Descr(), got, c.want)
+		}
 	}
 }
