@@ -143,19 +143,21 @@ func joinPart(part ops.View, in input, dt dtype.Dtype, flat bool, opt settings) 
 	if src.Count() == 0 {
 		return nil // an empty part may start past the output's end
 	}
-	convert := func(b []byte) error {
+	convert := func(b []byte, o ops.Options) error {
 		if in.Dtype == dt {
-			return opt.eng.Copy(b, src, opt.Options)
+			return opt.eng.Copy(b, src, o)
 		}
-		return opt.eng.Cast(b, dt, src, in.Dtype, opt.Options)
+		return opt.eng.Cast(b, dt, src, in.Dtype, o)
 	}
 	contiguous, _ := part.Contiguity()
 	if flat || contiguous {
-		return convert(part.Data[part.Offset*dt.Size:][:part.Count()*dt.Size])
+		return convert(part.Data[part.Offset*dt.Size:][:part.Count()*dt.Size], opt.Options)
 	}
 	if _, onCPU := opt.eng.(cpu); !onCPU || in.Dtype != dt {
 		buf := make([]byte, src.Count()*dt.Size)
-		if err := convert(buf); err != nil {
+		o := opt.Options
+		o.Done = nil // the progress counts the CopyTo below
+		if err := convert(buf, o); err != nil {
 			return err
 		}
 		src = ops.Contiguous(dt.Size, src.Shape, buf)
