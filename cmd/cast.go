@@ -58,7 +58,7 @@ func runCast(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	opt, err := cpuOptions(c)
+	opt, err := options(c)
 	if err != nil {
 		return err
 	}
@@ -73,7 +73,7 @@ func runCast(c *cli.Context) error {
 	}
 	return writeResult(c, opt, to, in.view.Shape, func(dst []byte, o ops.Options) error {
 		in.Prefetch()
-		return ops.Cast(dst, to, in.view, in.Dtype, o)
+		return opt.eng.Cast(dst, to, in.view, in.Dtype, o)
 	})
 }
 

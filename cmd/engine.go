@@ -18,6 +18,8 @@ type engine interface {
 	Index(dst []byte, x *ops.Indexing, opt ops.Options) error
 	Sort(vals, idx []byte, v ops.View, axis int, d dtype.Dtype, ord ops.Order, opt ops.Options) error
 	Tri(dst []byte, t ops.Tri, elem int, opt ops.Options) error
+	Cast(dst []byte, to dtype.Dtype, v ops.View, from dtype.Dtype, opt ops.Options) error
+	UniqueConsecutive(v ops.View, d dtype.Dtype, axis int, opt ops.Options) ([]int, error)
 }
 
 // cpu is the engine of package ops.
@@ -44,6 +46,14 @@ func (cpu) Sort(vals, idx []byte, v ops.View, axis int, d dtype.Dtype, ord ops.O
 }
 
 func (cpu) Tri(dst []byte, t ops.Tri, elem int, opt ops.Options) error { return t.Fill(dst, elem, opt) }
+
+func (cpu) Cast(dst []byte, to dtype.Dtype, v ops.View, from dtype.Dtype, opt ops.Options) error {
+	return ops.Cast(dst, to, v, from, opt)
+}
+
+func (cpu) UniqueConsecutive(v ops.View, d dtype.Dtype, axis int, opt ops.Options) ([]int, error) {
+	return ops.UniqueConsecutive(v, d, axis, opt)
+}
 
 // gpu opens the CUDA engine; a build without CUDA says how to get one.
 func gpu() (engine, error) {

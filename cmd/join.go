@@ -82,7 +82,7 @@ func runJoin(c *cli.Context, stack bool) error {
 	if err != nil {
 		return err
 	}
-	opt, err := cpuOptions(c)
+	opt, err := options(c)
 	if err != nil {
 		return err
 	}
@@ -134,25 +134,30 @@ func runJoin(c *cli.Context, stack bool) error {
 }
 
 // joinPart writes input in into part, a view of the output of dtype dt:
-// copied when in has dt, cast otherwise (straight into part when it is
-// contiguous, else through a buffer). With flat, part is 1-d and in is
-// read in C order.
+// copied when in has dt, cast otherwise, by the engine, straight into part
+// when it is contiguous. A strided part is written by ops.CopyTo, from the
+// input itself on the CPU, else from the engine's contiguous result. With
+// flat, part is 1-d and in is read in C order.
 func joinPart(part ops.View, in input, dt dtype.Dtype, flat bool, opt settings) error {
 	src := in.view
 	if src.Count() == 0 {
 		return nil // an empty part may start past the output's end
 	}
+	convert := func(b []byte, o ops.Options) error {
+		if in.Dtype == dt {
+			return opt.eng.Copy(b, src, o)
+		}
+		return opt.eng.Cast(b, dt, src, in.Dtype, o)
+	}
 	contiguous, _ := part.Contiguity()
 	if flat || contiguous {
-		b := part.Data[part.Offset*dt.Size:][:part.Count()*dt.Size]
-		if in.Dtype == dt {
-			return ops.Copy(b, src, opt.Options)
-		}
-		return ops.Cast(b, dt, src, in.Dtype, opt.Options)
+		return convert(part.Data[part.Offset*dt.Size:][:part.Count()*dt.Size], opt.Options)
 	}
-	if in.Dtype != dt {
+	if _, onCPU := opt.eng.(cpu); !onCPU || in.Dtype != dt {
 		buf := make([]byte, src.Count()*dt.Size)
-		if err := ops.Cast(buf, dt, src, in.Dtype, opt.Options); err != nil {
+		o := opt.Options
+		o.Done = nil // the progress counts the CopyTo below
+		if err := convert(buf, o); err != nil {
 			return err
 		}
 		src = ops.Contiguous(dt.Size, src.Shape, buf)

@@ -79,7 +79,7 @@ func runUniqueConsecutive(c *cli.Context) error {
 			return err
 		}
 	}
-	starts, err := ops.UniqueConsecutive(v, in.Dtype, axis, opt.Options)
+	starts, err := opt.eng.UniqueConsecutive(v, in.Dtype, axis, opt.Options)
 	if err != nil {
 		return err
 	}

@@ -126,24 +126,59 @@ func (d *Device) exec(done *atomic.Int64, p *program, planErr error) (err error)
 	}
 	ptrs := make([]cu.DevicePtr, len(p.bufs))
 	defer func() {
-		for i, ptr := range ptrs {
-			if ptr != 0 {
-				if ferr := cu.MemFree(ptr); ferr != nil && err == nil {
-					err = driverErr("freeing "+p.bufs[i].name, ferr)
-				}
-			}
+		if ferr := free(p, ptrs); ferr != nil && err == nil {
+			err = ferr
 		}
 	}()
 	t := d.newTimer(p.op)
 	defer t.close()
+	if err := allocate(p, ptrs); err != nil {
+		return err
+	}
+	t.start()
+	if err := upload(p, ptrs, t); err != nil {
+		return err
+	}
+	if err := d.run(p, ptrs, t); err != nil {
+		return err
+	}
+	if err := checkFlag(p, ptrs); err != nil {
+		return err
+	}
+	if err := download(p, ptrs, t, done); err != nil {
+		return err
+	}
+	return t.report()
+}
+
+// allocate gives each buffer its device memory (ptrs, by buffer).
+func allocate(p *program, ptrs []cu.DevicePtr) (err error) {
 	for i, b := range p.bufs {
 		if ptrs[i], err = cu.MemAlloc(b.size); err != nil {
 			return driverErr(fmt.Sprintf("allocating %d bytes for %s", b.size, b.name), err)
 		}
 	}
-	t.start()
+	return nil
+}
+
+// free releases what allocate got, reporting the first failure.
+func free(p *program, ptrs []cu.DevicePtr) error {
+	var first error
+	for i, ptr := range ptrs {
+		if ptr != 0 {
+			if err := cu.MemFree(ptr); err != nil && first == nil {
+				first = driverErr("freeing "+p.bufs[i].name, err)
+			}
+		}
+	}
+	return first
+}
+
+// upload copies each buffer's data to the device and zeroes the others.
+func upload(p *program, ptrs []cu.DevicePtr, t *timer) error {
 	var up int64
 	for i, b := range p.bufs {
+		var err error
 		if len(b.data) > 0 {
 			err = cu.MemcpyHtoD(ptrs[i], unsafe.Pointer(unsafe.SliceData(b.data)), int64(len(b.data)))
 			up += int64(len(b.data))
@@ -155,6 +190,11 @@ func (d *Device) exec(done *atomic.Int64, p *program, planErr error) (err error)
 		}
 	}
 	t.mark("upload", up)
+	return nil
+}
+
+// run issues the steps in order and waits for the last.
+func (d *Device) run(p *program, ptrs []cu.DevicePtr, t *timer) error {
 	args := make([]uint64, 0, 16)
 	params := make([]unsafe.Pointer, 0, 16)
 	for _, s := range p.steps {
@@ -190,15 +230,26 @@ func (d *Device) exec(done *atomic.Int64, p *program, planErr error) (err error)
 	if err := cu.Synchronize(); err != nil {
 		return driverErr("running the "+p.op+" kernels", err)
 	}
-	if p.errBuf != noBuf {
-		var flag [3]uint64
-		if err := cu.MemcpyDtoH(unsafe.Pointer(&flag[0]), ptrs[p.errBuf], 24); err != nil {
-			return driverErr("reading the error flag", err)
-		}
-		if flag[0] != 0 {
-			return p.checkErr(int64(flag[1]), int64(flag[2]))
-		}
+	return nil
+}
+
+// checkFlag turns a raised error flag into the program's error.
+func checkFlag(p *program, ptrs []cu.DevicePtr) error {
+	if p.errBuf == noBuf {
+		return nil
 	}
+	var flag [3]uint64
+	if err := cu.MemcpyDtoH(unsafe.Pointer(&flag[0]), ptrs[p.errBuf], 24); err != nil {
+		return driverErr("reading the error flag", err)
+	}
+	if flag[0] != 0 {
+		return p.checkErr(int64(flag[1]), int64(flag[2]))
+	}
+	return nil
+}
+
+// download copies the results back, advancing done (when set) by each.
+func download(p *program, ptrs []cu.DevicePtr, t *timer, done *atomic.Int64) error {
 	var down int64
 	for _, o := range p.outs {
 		if len(o.dst) == 0 {
@@ -213,7 +264,7 @@ func (d *Device) exec(done *atomic.Int64, p *program, planErr error) (err error)
 		}
 	}
 	t.mark("download", down)
-	return t.report()
+	return nil
 }
 
 // timer records a CUDA event after each step when timing is on, and prints
@@ -280,8 +331,8 @@ func (t *timer) close() {
 }
 
 // The engine's calls (see cmd/engine.go): each plans its program on the host
-// (copy.go, gather.go, sort.go, tri.go) and runs it; opt.Threads does not
-// apply on the GPU.
+// (copy.go, gather.go, sort.go, tri.go, cast.go, unique.go) and runs it;
+// opt.Threads does not apply on the GPU.
 
 func (d *Device) Copy(dst []byte, v ops.View, opt ops.Options) error {
 	p, err := planCopy(dst, v)
@@ -316,4 +367,19 @@ func (d *Device) Sort(vals, idx []byte, v ops.View, axis int, dt dtype.Dtype, or
 func (d *Device) Tri(dst []byte, t ops.Tri, elem int, opt ops.Options) error {
 	p, err := planTri(dst, t, elem)
 	return d.exec(opt.Done, p, err)
+}
+
+func (d *Device) Cast(dst []byte, to dtype.Dtype, v ops.View, from dtype.Dtype, opt ops.Options) error {
+	p, err := planCast(dst, to, v, from)
+	return d.exec(opt.Done, p, err)
+}
+
+// UniqueConsecutive runs the comparisons on the GPU and collects the run
+// starts from the downloaded flags on the host.
+func (d *Device) UniqueConsecutive(v ops.View, f dtype.Dtype, axis int, opt ops.Options) ([]int, error) {
+	u, err := planUnique(v, f, axis)
+	if err := d.exec(nil, u.prog, err); err != nil {
+		return nil, err
+	}
+	return u.starts(), nil
 }

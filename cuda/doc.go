@@ -7,20 +7,21 @@
 // Everything but the driver calls is plain Go in untagged files, so it is
 // built and tested everywhere:
 //
-//   - copy.go, gather.go, sort.go and tri.go plan each engine call as a
-//     program (program.go): device buffers with the bytes to upload (only
-//     the span of storage the view reaches), kernel launches whose
-//     arguments are 8-byte slots, and the buffers to copy back. Planning
-//     reuses package ops' decisions (ops/export_cuda.go): the copy
-//     planner's axis merging, its divisor magic numbers, the triangle
-//     layout, the sort keys and the advanced-index offsets.
+//   - copy.go, gather.go, sort.go, tri.go, cast.go and unique.go plan each
+//     engine call as a program (program.go): device buffers with the bytes
+//     to upload (only the span of storage the view reaches), kernel
+//     launches whose arguments are 8-byte slots, and the buffers to copy
+//     back. Planning reuses package ops' decisions (ops/export_cuda.go):
+//     the copy planner's axis merging, its divisor magic numbers, the
+//     triangle layout, the sort keys and the advanced-index offsets.
 //   - kernels/*.cu are the CUDA C kernels; scripts/gen-ptx.sh compiles them
 //     to PTX for compute_50, which is committed and embedded (ptx.go) and
 //     JIT-compiled by the driver for the GPU at hand.
-//   - emulate_test.go is a Go transcription of every kernel, and the tests
-//     run each planned program through it against package ops, byte for
-//     byte, and check every launch against the PTX (the kernel exists, its
-//     arguments are all 8 bytes, the block fits its launch bounds).
+//   - emulate_test.go and emulate_cast_test.go are a Go transcription of
+//     every kernel, and the tests run each planned program through it
+//     against package ops, byte for byte, and check every launch against
+//     the PTX (the kernel exists, its arguments are all 8 bytes, the block
+//     fits its launch bounds).
 //
 // Only device.go (build tag "cuda") calls the driver, through
 // gorgonia.org/cu: one primary context per process, plain allocations,

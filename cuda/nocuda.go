@@ -41,3 +41,11 @@ func (*Device) Sort(vals, idx []byte, v ops.View, axis int, dt dtype.Dtype, ord 
 }
 
 func (*Device) Tri(dst []byte, t ops.Tri, elem int, opt ops.Options) error { return ErrNoCUDA }
+
+func (*Device) Cast(dst []byte, to dtype.Dtype, v ops.View, from dtype.Dtype, opt ops.Options) error {
+	return ErrNoCUDA
+}
+
+func (*Device) UniqueConsecutive(v ops.View, f dtype.Dtype, axis int, opt ops.Options) ([]int, error) {
+	return nil, ErrNoCUDA
+}

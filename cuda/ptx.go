@@ -16,6 +16,10 @@ var (
 	triPTX string
 	//go:embed kernels/sort.ptx
 	sortPTX string
+	//go:embed kernels/cast.ptx
+	castPTX string
+	//go:embed kernels/unique.ptx
+	uniquePTX string
 )
 
 // modules names each PTX module; a kernel lives in the one its name's
@@ -23,7 +27,8 @@ var (
 var modules = []struct {
 	name string
 	ptx  *string
-}{{"copy", &copyPTX}, {"gather", &gatherPTX}, {"tri", &triPTX}, {"sort", &sortPTX}}
+}{{"copy", &copyPTX}, {"gather", &gatherPTX}, {"tri", &triPTX}, {"sort", &sortPTX},
+	{"cast", &castPTX}, {"unique", &uniquePTX}}
 
 // moduleOf returns the index in modules of the module holding kernel.
 func moduleOf(kernel string) int {
@@ -34,6 +39,10 @@ func moduleOf(kernel string) int {
 		return 1
 	case strings.HasPrefix(kernel, "tri_"):
 		return 2
+	case strings.HasPrefix(kernel, "cast_"):
+		return 4
+	case strings.HasPrefix(kernel, "unique_"):
+		return 5
 	}
 	return 3
 }

@@ -11,7 +11,8 @@
 #     for the radix path, and, unless --no-big, an array past 2^31 elements
 #     for the 64-bit index kernels);
 #  3. compares with PyTorch's own CUDA results: permute().contiguous(),
-#     index_select, gather, tril_indices/triu_indices and sort(stable=True).
+#     index_select, gather, tril_indices/triu_indices, sort(stable=True),
+#     unique_consecutive and .to(dtype) where torch defines the result.
 #
 # Usage: scripts/gpu-parity.sh --strider BIN [--no-big] [--no-torch] [--cases N] [-- PARITY ARGS...]
 # (--cases: plug-in cases for parity.py; arguments after -- go to parity.py)
@@ -158,6 +159,24 @@ for dt, shape, fortran in itertools.product(dtypes, shapes, (False, True)):
         for extra in ([], ["--descending"], ["--nans", "first"], ["--axis", "0", "--descending", "--nans", "last"]):
             iout = os.path.join(work, "idx_@.npy")
             same("sort %s %s" % (" ".join(extra), tag), ["sort", src, "-o", out, "--indices", iout] + extra, [out, iout])
+    # The pipeline operations: cast (a few targets a case; every pair below),
+    # reshape in both index orders, concat and stack with an input of another
+    # dtype (cast into strided parts), unique-consecutive with both outputs.
+    for to in rng.choice(dtypes, 3, replace=False):
+        same("cast %s %s" % (to, tag), ["cast", src, "--dtype", str(to), "-o", out], [out])
+    for order in ("C", "F"):
+        same("reshape -1 %s %s" % (order, tag), ["reshape", src, "-1", "--order", order, "-o", out], [out])
+        if a.ndim >= 2:
+            shp = "%d,-1" % a.shape[-1]
+            same("reshape %s %s %s" % (shp, order, tag), ["reshape", src, shp, "--order", order, "-o", out], [out])
+    other = save("other.npy", rand_array(str(rng.choice(dtypes)), shape), not fortran)
+    for axis in ["0", "-1", "none"] if a.ndim else ["none"]:
+        same("concat %s %s" % (axis, tag), ["concat", src, other, src, "--axis", axis, "-o", out], [out])
+    for axis in ("0", "-1"):
+        same("stack %s %s" % (axis, tag), ["stack", src, other, "--axis", axis, "-o", out], [out])
+    iout, cout = os.path.join(work, "inv_@.npy"), os.path.join(work, "cnt_@.npy")
+    for axis in [[]] + [["--axis", str(k)] for k in range(a.ndim)]:
+        same("unique-consecutive %s %s" % (axis, tag), ["unique-consecutive", src, "-o", out, "--inverse", iout, "--counts", cout] + axis, [out, iout, cout])
 
 # Long rows: the radix passes (several tiles a row), every key width.
 for dt in ("|u1", ">i2", "<f2", "<f4", ">f8", "<c8", ">c16", "<i8"):
@@ -166,6 +185,24 @@ for dt in ("|u1", ">i2", "<f2", "<f4", ">f8", "<c8", ">c16", "<i8"):
     out, iout = os.path.join(work, "out_@.npy"), os.path.join(work, "idx_@.npy")
     for extra in ([], ["--descending"], ["--axis", "0"]):
         same("sort long %s %s" % (dt, extra), ["sort", src, "-o", out, "--indices", iout] + extra, [out, iout])
+# Every cast pair, in both byte orders, on values that probe the x86 rules.
+special = np.array([0.0, -0.0, 0.5, -1.5, 2.5, 127.5, 255.9, -129.0, 65504.0, 65520.0, 2.0**31, -2.0**31 - 1,
+                    2.0**32, 2.0**63, -2.0**63, 2.0**64, 1e20, -1e300, 6e-8, 3e-8, np.inf, -np.inf, np.nan], dtype=np.float64)
+for dt in dtypes:
+    with np.errstate(all="ignore"):
+        a = np.concatenate([special.astype(dt), rand_array(dt, (41,))]) if np.dtype(dt).kind in "fc" else rand_array(dt, (64,))
+    src = save("in.npy", a[::-1])
+    out = os.path.join(work, "out_@.npy")
+    for to in dtypes:
+        same("cast all %s->%s" % (dt, to), ["cast", src, "--dtype", to, "-o", out], [out])
+# Runs: few distinct values, long and short runs, along each axis.
+for dt in ("|b1", "<i4", ">u2", "<f2", ">f4", "<f8", "<c8", ">c16"):
+    vals = rand_array(dt, (4,))
+    a = vals[np.repeat(rng.integers(0, 4, 60), rng.integers(20, 60, 60))][:1200].reshape(40, 30)
+    src = save("in.npy", a, True)
+    out, iout, cout = (os.path.join(work, x) for x in ("out_@.npy", "inv_@.npy", "cnt_@.npy"))
+    for axis in ([], ["--axis", "0"], ["--axis", "1"]):
+        same("unique runs %s %s" % (dt, axis), ["unique-consecutive", src, "-o", out, "--inverse", iout, "--counts", cout] + axis, [out, iout, cout])
 # Large views and the tiled transpose past one grid's worth of tiles.
 a = rand_array("<f4", (3000, 2900))
 src = save("in.npy", a)
@@ -185,6 +222,7 @@ if big:
     del a
     same("slice big ::-1", ["slice", src, "::-1", "-o", out], [out])
     same("gather big", ["gather", src, "--index", "[0, %d, 5]" % (n - 1), "-o", out], [out])
+    same("cast big", ["cast", src, "--dtype", "bool", "-o", out], [out])
     os.remove(src)
 
 print("cpu vs cuda: %d passed, %d failed" % (passed, failed))
@@ -231,6 +269,29 @@ for dt in ("<f4", ">f8", "<i8", "|u1", "<i4", "<f2"):
         v, i = torch.sort(t, dim=1, descending=desc, stable=True)
         tcheck("sort %s desc=%s values" % (dt, desc), load(out), v.cpu().numpy())
         tcheck("sort %s desc=%s indices" % (dt, desc), load(iout), i.cpu().numpy())
+    if dt == "<f2":
+        continue  # torch has no unique for float16 (on the CPU, in 1.13) and casts it as strider does not promise
+    native = np.repeat(native[:, :8], 3, axis=1)
+    t = torch.from_numpy(native).to(dev)
+    src = save("in.npy", native)
+    inv, cnt = os.path.join(work, "tinv.npy"), os.path.join(work, "tcnt.npy")
+    for dim in (None, 0, 1):
+        run(["unique-consecutive", src, "-o", out, "--inverse", inv, "--counts", cnt] + ([] if dim is None else ["--axis", str(dim)]), "cuda")
+        u, ti, tc = torch.unique_consecutive(t, return_inverse=True, return_counts=True, dim=dim)
+        tcheck("unique_consecutive %s dim=%s" % (dt, dim), load(out), u.cpu().numpy())
+        tcheck("unique_consecutive %s dim=%s inverse" % (dt, dim), load(inv), ti.cpu().numpy())
+        tcheck("unique_consecutive %s dim=%s counts" % (dt, dim), load(cnt), tc.cpu().numpy())
+    for to in (torch.float32, torch.int32, torch.uint8, torch.bool):
+        name = str(to).replace("torch.", "")
+        run(["cast", src, "--dtype", name, "-o", out], "cuda")
+        got, want = load(out), t.to(to).cpu().numpy()
+        if native.dtype.kind == "f" and to in (torch.int32, torch.uint8):
+            # Out of range and NaN are undefined in torch: compare the rest.
+            info = np.iinfo(got.dtype)
+            with np.errstate(invalid="ignore"):
+                keep = np.isfinite(native) & (np.trunc(native) >= info.min) & (np.trunc(native) <= info.max)
+            got, want = got[keep], want[keep]
+        tcheck("cast %s to %s" % (dt, name), got, want)
 for rows, cols, off in ((100, 100, 0), (2000, 1000, 5), (10, 3000, -4)):
     out = os.path.join(work, "t.npy")
     run(["tril-indices", str(rows), str(cols), "--offset", str(off), "-o", out], "cuda")
