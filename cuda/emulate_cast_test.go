@@ -249,6 +249,35 @@ func emuNarrow(fk, tk byte, o []byte, w emuWide, half bool, size int, swap bool)
 	}
 }
 
+// emuMove32 is move32<FK, TK>.
+func emuMove32(fk, tk byte, o, a []byte, fsize, tsize int, fswap, tswap bool) bool {
+	if !((fk == 'f' || fk == 'c') && (tk == 'f' || tk == 'c')) {
+		return false
+	}
+	fpart, tpart := fsize, tsize
+	if fk == 'c' {
+		fpart /= 2
+	}
+	if tk == 'c' {
+		tpart /= 2
+	}
+	if fpart != 4 || tpart != 4 {
+		return false
+	}
+	lo, hi := emuLoadPart(a, 4, fswap), uint64(0)
+	if fk == 'c' {
+		hi = emuLoadPart(a[4:], 4, fswap)
+	}
+	if tswap {
+		lo, hi = emuSwapBytes(lo, 4), emuSwapBytes(hi, 4)
+	}
+	emuStoreWord(o, 4, lo)
+	if tk == 'c' {
+		emuStoreWord(o[4:], 4, hi)
+	}
+	return true
+}
+
 // emuCast is cast<FK, TK, U>.
 func emuCast(fk, tk byte, use32 bool, dst, src, p dev, base, n, f, grid, threads int64) {
 	fsize, tsize := emuFmtSize(f, 0), emuFmtSize(f, 16)
@@ -256,6 +285,9 @@ func emuCast(fk, tk byte, use32 bool, dst, src, p dev, base, n, f, grid, threads
 	half := fk == 'f' && fsize == 2
 	gridStride(grid, threads, n, func(e int64) {
 		o, _ := calc(p, e, use32)
+		if emuMove32(fk, tk, dst[e*int64(tsize):], src[(base+o)*int64(fsize):], fsize, tsize, fswap, tswap) {
+			return
+		}
 		w := emuWiden(fk, src[(base+o)*int64(fsize):], fsize, fswap)
 		emuNarrow(fk, tk, dst[e*int64(tsize):], w, half, tsize, tswap)
 	})

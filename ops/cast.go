@@ -86,25 +86,54 @@ type caster struct {
 }
 
 func (c *caster) piece(out []byte, to dtype.Dtype, p View, from dtype.Dtype) error {
-	n := p.Count()
-	need := (n*from.Size + 7) / 8
-	if cap(c.raw) < need {
-		c.raw = make([]uint64, need)
-		c.wide = make([]complex128, n)
+	raw, inPlace := nativeBytes(p, from)
+	if !inPlace {
+		var err error
+		if raw, err = c.native(p, from); err != nil {
+			return err
+		}
 	}
-	raw := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(c.raw))), n*from.Size)
-	if err := Copy(raw, p, Options{Threads: 1}); err != nil {
-		return err
+	if conv := directCast(from, to); conv != nil {
+		conv(out, raw) // Go's conversion is NumPy's for this pair
+	} else {
+		n := p.Count()
+		if cap(c.wide) < n {
+			c.wide = make([]complex128, n)
+		}
+		widen(c.wide[:n], raw, from)
+		narrow(out, c.wide[:n], from, to)
 	}
-	if from.BigEndian() {
-		swapParts(raw, from)
-	}
-	widen(c.wide[:n], raw, from)
-	narrow(out, c.wide[:n], from, to)
 	if to.BigEndian() {
 		swapParts(out, to)
 	}
 	return nil
+}
+
+// nativeBytes is p's bytes when they can be read in place: C-contiguous,
+// native byte order, aligned for the element.
+func nativeBytes(p View, f dtype.Dtype) ([]byte, bool) {
+	if c, _ := p.Contiguity(); !c || f.BigEndian() || p.Count() == 0 {
+		return nil, false
+	}
+	b := p.Data[p.Offset*p.Elem:][:p.Count()*p.Elem]
+	return b, uintptr(unsafe.Pointer(unsafe.SliceData(b)))%uintptr(f.Size) == 0
+}
+
+// native copies p into the caster's buffer, in native byte order.
+func (c *caster) native(p View, from dtype.Dtype) ([]byte, error) {
+	n := p.Count()
+	need := (n*from.Size + 7) / 8
+	if cap(c.raw) < need {
+		c.raw = make([]uint64, need)
+	}
+	raw := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(c.raw))), n*from.Size)
+	if err := Copy(raw, p, Options{Threads: 1}); err != nil {
+		return nil, err
+	}
+	if from.BigEndian() {
+		swapParts(raw, from)
+	}
+	return raw, nil
 }
 
 // swapParts reverses the bytes of each element (of each part of a complex).
@@ -402,4 +431,112 @@ func halfFromFloat64(x float64) uint16 {
 		return uint16(b>>48)&0x8000 | h
 	}
 	return float64ToHalfBits(x)
+}
+
+// number is the element types whose Go conversions directCast uses.
+type number interface {
+	integer | ~float32 | ~float64
+}
+
+// directCast returns the kernel for a pair of formats where Go's
+// conversion of each element (of each part of a complex number) is
+// exactly NumPy's cast: between integers (the low bits of the sign- or
+// zero-extended value); from an integer to a float or a complex number's
+// real part (rounded once, to nearest even); and between float32 and
+// float64 parts (rounded to nearest even). A part keeps its type's bits:
+// float32 to complex64 and back move NaN payloads untouched, as NumPy
+// does, where a trip through float64 would quiet a signaling NaN. Real to
+// complex gets a zero imaginary part; complex to real keeps the real
+// part. nil for the rest: bool, float16, and float or complex to integer
+// (Go leaves out-of-range conversions to the implementation; cvtt32 and
+// cvtt64 pin x86-64's).
+func directCast(from, to dtype.Dtype) func(out, raw []byte) {
+	fk, fromComplex := partKey(from)
+	tk, toComplex := partKey(to)
+	if fk == 0 || tk == 0 || fk>>4 == 'f' && tk>>4 != 'f' {
+		return nil
+	}
+	var conv func(out, raw []byte, fromComplex, toComplex bool)
+	switch fk {
+	case 'i'<<4 | 1:
+		conv = castFrom[int8](tk)
+	case 'i'<<4 | 2:
+		conv = castFrom[int16](tk)
+	case 'i'<<4 | 4:
+		conv = castFrom[int32](tk)
+	case 'i'<<4 | 8:
+		conv = castFrom[int64](tk)
+	case 'u'<<4 | 1:
+		conv = castFrom[uint8](tk)
+	case 'u'<<4 | 2:
+		conv = castFrom[uint16](tk)
+	case 'u'<<4 | 4:
+		conv = castFrom[uint32](tk)
+	case 'u'<<4 | 8:
+		conv = castFrom[uint64](tk)
+	case 'f'<<4 | 4:
+		conv = castFrom[float32](tk)
+	case 'f'<<4 | 8:
+		conv = castFrom[float64](tk)
+	}
+	return func(out, raw []byte) { conv(out, raw, fromComplex, toComplex) }
+}
+
+// castFrom is directCast's kernel from S to the part type of key tk.
+func castFrom[S number](tk int) func(out, raw []byte, fromComplex, toComplex bool) {
+	switch tk {
+	case 'i'<<4 | 1:
+		return convert[S, int8]
+	case 'i'<<4 | 2:
+		return convert[S, int16]
+	case 'i'<<4 | 4:
+		return convert[S, int32]
+	case 'i'<<4 | 8:
+		return convert[S, int64]
+	case 'u'<<4 | 1:
+		return convert[S, uint8]
+	case 'u'<<4 | 2:
+		return convert[S, uint16]
+	case 'u'<<4 | 4:
+		return convert[S, uint32]
+	case 'u'<<4 | 8:
+		return convert[S, uint64]
+	case 'f'<<4 | 4:
+		return convert[S, float32]
+	}
+	return convert[S, float64]
+}
+
+// partKey is kind<<4 | size of an integer format, of float32 and float64,
+// and of a complex format's parts ('f'<<4 | 4 for complex64, with
+// isComplex); 0 for bool and float16.
+func partKey(f dtype.Dtype) (key int, isComplex bool) {
+	switch {
+	case f.Kind == 'i' || f.Kind == 'u' || f.Kind == 'f' && f.Size >= 4:
+		return int(f.Kind)<<4 | f.Size, false
+	case f.Kind == 'c':
+		return 'f'<<4 | f.Size/2, true
+	}
+	return 0, false
+}
+
+// convert writes D(x) for each native S part of raw into out: part for
+// part, or real parts only (complex to real), or real parts and zero
+// imaginary ones (real to complex).
+func convert[S, D number](out, raw []byte, fromComplex, toComplex bool) {
+	src, dst := as[S](raw), as[D](out)
+	switch {
+	case fromComplex == toComplex:
+		for i, x := range src {
+			dst[i] = D(x)
+		}
+	case toComplex:
+		for i, x := range src {
+			dst[2*i], dst[2*i+1] = D(x), 0
+		}
+	default:
+		for i := range dst {
+			dst[i] = D(src[2*i])
+		}
+	}
 }

@@ -71,6 +71,25 @@ __device__ __forceinline__ void narrow(unsigned char* o, const wide& w, bool hal
   if (TK == 'c') store_word(o + part, part, hi);
 }
 
+// move32 casts between float32 parts (float32 and complex64) by moving
+// their bits, as NumPy and ops' directCast do (a signaling NaN stays
+// signaling, where a trip through double would quiet it): the real part, a
+// zero imaginary part for real to complex. false for any other pair.
+template <char FK, char TK>
+__device__ __forceinline__ bool move32(unsigned char* o, const unsigned char* a, int fsize, int tsize, bool fswap,
+                                       bool tswap) {
+  if (!((FK == 'f' || FK == 'c') && (TK == 'f' || TK == 'c'))) return false;
+  if ((FK == 'c' ? fsize / 2 : fsize) != 4 || (TK == 'c' ? tsize / 2 : tsize) != 4) return false;
+  u64 lo = load_part(a, 4, fswap), hi = FK == 'c' ? load_part(a + 4, 4, fswap) : 0;
+  if (tswap) {
+    lo = swap_bytes(lo, 4);
+    hi = swap_bytes(hi, 4);
+  }
+  store_word(o, 4, lo);
+  if (TK == 'c') store_word(o + 4, 4, hi);
+  return true;
+}
+
 // cast equals, for every e < n: dst element e = the source element at
 // base + calc(e) (calc operand 0: the source's strides), converted.
 template <char FK, char TK, typename U>
@@ -84,6 +103,7 @@ __device__ __forceinline__ void cast(unsigned char* __restrict__ dst, const unsi
   for (U e = (U)blockIdx.x * (U)blockDim.x + threadIdx.x; e < (U)n; e += step) {
     S o, unused;
     calc_offsets<U>(p, e, o, unused);
+    if (move32<FK, TK>(dst + (i64)e * tsize, src + (base + (i64)o) * fsize, fsize, tsize, fswap, tswap)) continue;
     wide w = widen<FK>(src + (base + (i64)o) * fsize, fsize, fswap);
     narrow<FK, TK>(dst + (i64)e * tsize, w, half, tsize, tswap);
   }
