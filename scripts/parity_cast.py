@@ -46,6 +46,11 @@ FLOATS = [np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, 0.5, -0.5, 1.5, 2.5, -1.0
           1e-310, 0.1, 1 / 3]
 
 
+#: Signaling float32 NaNs, and a 1.0 to pair them in complex64: NumPy moves float32 parts
+#: between float32, complex64 and either byte order bit for bit.
+SNAN32 = np.array([0x7f800001, 0xff800123, 0x3f800000, 0x7fa00042], dtype=np.uint32).view(np.float32)
+
+
 def corner_values(dtype, n, rng):
     """n values of dtype mixing the corners above with random ones."""
     base = gt.random_values(dtype, (n,), np.random.default_rng(rng.randrange(2**32)))
@@ -61,9 +66,13 @@ def corner_values(dtype, n, rng):
             pool = np.array(FLOATS, dtype=np.float64).astype(dtype)
             payload = np.array([0x7ff4000000000001, 0xfff8000000012345], dtype=np.uint64).view(np.float64).astype(dtype)
             pool = np.concatenate([pool, payload])
+            if dtype.itemsize == 4:  # signaling float32 NaNs (astype from float64 would quiet them)
+                pool = np.concatenate([pool, SNAN32.astype(dtype)])
         elif dtype.kind == "c":
             f = np.array(FLOATS, dtype=np.float64)
             pool = (f + 1j * np.roll(f, 3)).astype(dtype)
+            if dtype.itemsize == 8:
+                pool = np.concatenate([pool, SNAN32.view(np.complex64).astype(dtype)])
         else:
             pool = base
     for k in range(n):
