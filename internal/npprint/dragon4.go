@@ -382,17 +382,10 @@ func (d *digitGen) fast(total bool, cutoffMax, cutoffMin int) ([]byte, int, bool
 		first := e + 1              // Dragon4's digitExp before the first digit
 		cutMax, cutMin := math.MinInt, first
 		if cutoffMax >= 0 {
-			cutMax = -cutoffMax
-			if total {
-				cutMax = first - cutoffMax
-			}
+			cutMax = cutoffExp(first, cutoffMax, total)
 		}
 		if cutoffMin >= 0 {
-			want := -cutoffMin
-			if total {
-				want = first - cutoffMin
-			}
-			cutMin = min(cutMin, want)
+			cutMin = min(cutMin, cutoffExp(first, cutoffMin, total))
 		}
 		switch {
 		case last < cutMax:
@@ -426,30 +419,9 @@ func (d *digitGen) fast(total bool, cutoffMax, cutoffMin int) ([]byte, int, bool
 		return digits, e, ok
 	}
 	text = strconv.AppendFloat(buf[:0], d.value, 'f', n, 64)
-	// Digits of "ddd.ddd": the exponent of the first nonzero one.
-	point := len(text)
-	var digits []byte
-	e := 0
-	for i, c := range text {
-		if c == '.' {
-			point = i
-			continue
-		}
-		if len(digits) == 0 && c == '0' {
-			continue
-		}
-		if len(digits) == 0 {
-			e = i
-		}
-		digits = append(digits, c)
-	}
-	if len(digits) == 0 {
+	digits, e := splitF(text)
+	if digits == nil {
 		return []byte{'0'}, -n, true
-	}
-	if e < point {
-		e = point - e - 1
-	} else {
-		e = point - e
 	}
 	digits, ok := d.exactEnd(digits, text, -n)
 	return digits, e, ok
@@ -545,6 +517,34 @@ func halfBits(a float64) uint16 {
 		return 0x7c00
 	}
 	return uint16(e+15)<<10 | uint16(m-1024)
+}
+
+// splitF splits strconv's "ddd.ddd" into its digits from the first
+// nonzero one and that one's decimal exponent; digits is nil for zero.
+func splitF(text []byte) ([]byte, int) {
+	point := len(text)
+	var digits []byte
+	e := 0
+	for i, c := range text {
+		if c == '.' {
+			point = i
+			continue
+		}
+		if len(digits) == 0 && c == '0' {
+			continue
+		}
+		if len(digits) == 0 {
+			e = i
+		}
+		digits = append(digits, c)
+	}
+	if len(digits) == 0 {
+		return nil, 0
+	}
+	if e < point {
+		return digits, point - e - 1
+	}
+	return digits, point - e
 }
 
 // splitE splits strconv's "d.ddde±XX" into its digits and decimal
