@@ -583,70 +583,15 @@ func pow10(n int) *big.Int {
 func formatPositional(d *digitGen, sign byte, o FloatOpts) string {
 	maxPrintLen := bufferSize - 1
 	hasSign := 0
-	var b []byte
+	var buf [64]byte // on the stack: most numbers fit
+	b := buf[:0]
 	if sign != 0 {
 		b = append(b, sign)
 		hasSign = 1
 	}
 	digits, printExp := d.run(false, o.Precision, o.MinDigits, maxPrintLen-hasSign)
-	numWhole, numFrac := 0, 0
-	if printExp >= 0 {
-		numWhole = printExp + 1
-		if len(digits) <= numWhole {
-			b = append(b, digits...)
-			for k := len(digits); k < numWhole; k++ {
-				b = append(b, '0')
-			}
-		} else {
-			numFrac = len(digits) - numWhole
-			b = append(b, digits[:numWhole]...)
-			b = append(b, '.')
-			b = append(b, digits[numWhole:]...)
-		}
-	} else {
-		zeros := -(printExp + 1)
-		b = append(b, '0', '.')
-		for k := 0; k < zeros; k++ {
-			b = append(b, '0')
-		}
-		b = append(b, digits...)
-		numFrac = zeros + len(digits)
-		numWhole = 1
-	}
-	if o.Trim != '-' && numFrac == 0 {
-		b = append(b, '.')
-	}
-	add := o.Precision
-	if d.unique {
-		add = o.MinDigits
-	}
-	desired := max(add, 0)
-	switch {
-	case o.Trim == '0':
-		if numFrac == 0 {
-			b = append(b, '0')
-			numFrac++
-		}
-	case o.Trim == 'k' && desired > numFrac:
-		for ; numFrac < desired; numFrac++ {
-			b = append(b, '0')
-		}
-	}
-	if o.Trim != 'k' && numFrac > 0 {
-		for b[len(b)-1] == '0' {
-			b = b[:len(b)-1]
-			numFrac--
-		}
-		if b[len(b)-1] == '.' {
-			switch o.Trim {
-			case '0':
-				b = append(b, '0')
-				numFrac++
-			case '-':
-				b = b[:len(b)-1]
-			}
-		}
-	}
+	b, numWhole, numFrac := appendPositional(b, digits, printExp)
+	b, numFrac = finishFraction(b, numFrac, d.unique, o, true)
 	if o.PadRight >= numFrac {
 		if o.Trim == '-' && numFrac == 0 {
 			b = append(b, ' ')
@@ -662,9 +607,80 @@ func formatPositional(d *digitGen, sign byte, o FloatOpts) string {
 	return s
 }
 
+// appendPositional appends the digits, the first of exponent printExp, as
+// "ddd", "dd.ddd" or "0.000ddd" (whole numbers padded with zeros), and
+// returns the counts of digits before and after the point.
+func appendPositional(b, digits []byte, printExp int) (out []byte, numWhole, numFrac int) {
+	if printExp < 0 {
+		zeros := -(printExp + 1)
+		b = append(b, '0', '.')
+		for k := 0; k < zeros; k++ {
+			b = append(b, '0')
+		}
+		return append(b, digits...), 1, zeros + len(digits)
+	}
+	numWhole = printExp + 1
+	if len(digits) <= numWhole {
+		b = append(b, digits...)
+		for k := len(digits); k < numWhole; k++ {
+			b = append(b, '0')
+		}
+		return b, numWhole, 0
+	}
+	b = append(b, digits[:numWhole]...)
+	b = append(b, '.')
+	return append(b, digits[numWhole:]...), numWhole, len(digits) - numWhole
+}
+
+// finishFraction is the end of the fraction, which dragon4.c's
+// FormatPositional and FormatScientific share: a point after a whole
+// number unless trim is '-'; then trim 'k' pads with zeros to the precision
+// (min_digits in unique mode) and '0' puts a zero after a bare point, while
+// the other trims drop trailing zeros, '0' keeping one. It returns the
+// count of digits after the point. A point left bare by the dropping stays
+// but for positional '-' (dropBarePoint): NumPy's
+// format_float_scientific(1.0, min_digits=3, trim='-') is "1.e+00".
+func finishFraction(b []byte, numFrac int, unique bool, o FloatOpts, dropBarePoint bool) ([]byte, int) {
+	if o.Trim != '-' && numFrac == 0 {
+		b = append(b, '.')
+	}
+	desired := o.Precision
+	if unique {
+		desired = o.MinDigits
+	}
+	switch o.Trim {
+	case '0':
+		if numFrac == 0 {
+			b = append(b, '0')
+			numFrac++
+		}
+	case 'k':
+		for ; numFrac < desired; numFrac++ {
+			b = append(b, '0')
+		}
+	}
+	if o.Trim != 'k' && numFrac > 0 {
+		for b[len(b)-1] == '0' {
+			b = b[:len(b)-1]
+			numFrac--
+		}
+		if b[len(b)-1] == '.' {
+			switch {
+			case o.Trim == '0':
+				b = append(b, '0')
+				numFrac++
+			case o.Trim == '-' && dropBarePoint:
+				b = b[:len(b)-1]
+			}
+		}
+	}
+	return b, numFrac
+}
+
 // formatScientific is dragon4.c's FormatScientific.
 func formatScientific(d *digitGen, sign byte, o FloatOpts) string {
-	var b []byte
+	var buf [64]byte // on the stack: most numbers fit
+	b := buf[:0]
 	left := 1
 	if sign != 0 {
 		left++
@@ -689,36 +705,14 @@ func formatScientific(d *digitGen, sign byte, o FloatOpts) string {
 		b = append(b, '.')
 		b = append(b, digits[1:]...)
 	}
-	if o.Trim != '-' && numFrac == 0 {
-		b = append(b, '.')
-	}
-	add := o.Precision
-	if d.unique {
-		add = o.MinDigits
-	}
-	add = max(add, 0)
-	switch {
-	case o.Trim == '0':
-		if numFrac == 0 {
-			b = append(b, '0')
-			numFrac++
-		}
-	case o.Trim == 'k':
-		for ; numFrac < add; numFrac++ {
-			b = append(b, '0')
-		}
-	}
-	if o.Trim != 'k' && numFrac > 0 {
-		for b[len(b)-1] == '0' {
-			b = b[:len(b)-1]
-			numFrac--
-		}
-		if o.Trim == '0' && b[len(b)-1] == '.' {
-			b = append(b, '0')
-			numFrac++
-		}
-	}
-	expDigits := o.ExpDigits
+	b, _ = finishFraction(b, numFrac, d.unique, o, false)
+	return string(appendExp(b, printExp, o.ExpDigits))
+}
+
+// appendExp appends the exponent as "e+XX": the sign, then at least
+// expDigits digits (two for -1) and no leading zeros past that, with at
+// most five digits in all, as NumPy's buffer for them has.
+func appendExp(b []byte, exp, expDigits int) []byte {
 	if expDigits > 5 {
 		expDigits = 5
 	}
@@ -726,16 +720,16 @@ func formatScientific(d *digitGen, sign byte, o FloatOpts) string {
 		expDigits = 2
 	}
 	b = append(b, 'e')
-	if printExp >= 0 {
+	if exp >= 0 {
 		b = append(b, '+')
 	} else {
 		b = append(b, '-')
-		printExp = -printExp
+		exp = -exp
 	}
 	var ed [5]byte
 	for k := 0; k < 5; k++ {
-		ed[k] = byte('0' + printExp%10)
-		printExp /= 10
+		ed[k] = byte('0' + exp%10)
+		exp /= 10
 	}
 	n := 5
 	for n > expDigits && ed[n-1] == '0' {
@@ -744,7 +738,7 @@ func formatScientific(d *digitGen, sign byte, o FloatOpts) string {
 	for k := n; k > 0; k-- {
 		b = append(b, ed[k-1])
 	}
-	return string(b)
+	return b
 }
 
 // halfToFloat64 converts binary16 bits to the float64 of the same value.
