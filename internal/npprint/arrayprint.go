@@ -451,7 +451,8 @@ func newFloatFormat(data []Float, o Options, sign byte) *floatFormat {
 	return f
 }
 
-// fill is FloatingFormat.fillFormat.
+// fill is FloatingFormat.fillFormat: the finite values alone choose
+// exponential mode and, printed once, the widths every value pads to.
 func (f *floatFormat) fill(data []Float) {
 	var finite []Float
 	for _, x := range data {
@@ -459,6 +460,29 @@ func (f *floatFormat) fill(data []Float) {
 			finite = append(finite, x)
 		}
 	}
+	f.expFormat = f.wantsExp(finite)
+	switch {
+	case len(finite) == 0:
+		f.padLeft, f.padRight, f.trim, f.expSize, f.unique, f.minDigits = 0, 0, '.', -1, true, -1
+	case f.expFormat:
+		f.fillScientific(finite)
+	default:
+		f.fillPositional(finite)
+	}
+	// sign=' ' adds one to pad_left where no value has a minus sign.
+	if f.sign == ' ' && !anySignBit(finite) {
+		f.padLeft++
+	}
+	if len(data) != len(finite) {
+		f.padForNonFinite(data)
+	}
+}
+
+// wantsExp is fillFormat's choice of exponential mode, made on the
+// nonzero finite values: the largest magnitude is 1e8 or more or, unless
+// small values are suppressed, the smallest is under 1e-4 or the ratio of
+// the two is over 1000.
+func (f *floatFormat) wantsExp(finite []Float) bool {
 	var maxAbs, minAbs Float
 	found := false
 	for _, x := range finite {
@@ -474,77 +498,88 @@ func (f *floatFormat) fill(data []Float) {
 		}
 		found = true
 	}
-	if found {
-		hi, lo := math.Abs(maxAbs.Value()), math.Abs(minAbs.Value())
-		if hi >= 1e8 || !f.suppress && (lo < 0.0001 || ratioOver1000(hi, lo, maxAbs.Size)) {
-			f.expFormat = true
+	if !found {
+		return false
+	}
+	hi, lo := math.Abs(maxAbs.Value()), math.Abs(minAbs.Value())
+	return hi >= 1e8 || !f.suppress && (lo < 0.0001 || ratioOver1000(hi, lo, maxAbs.Size))
+}
+
+// firstPass is the trim and digit mode fillFormat prints the values with
+// to measure them: every digit of the precision in fixed mode, else the
+// unique digits.
+func (f *floatFormat) firstPass() (trim Trim, unique bool) {
+	if f.mode == "fixed" {
+		return 'k', false
+	}
+	return '.', true
+}
+
+// fillScientific is fillFormat's exponential branch: the widest integer
+// part, fraction and exponent of the finite values in scientific notation.
+func (f *floatFormat) fillScientific(finite []Float) {
+	trim, unique := f.firstPass()
+	intLen, fracLen, expLen := 0, 0, 0
+	for _, x := range finite {
+		s := Format(x, FloatOpts{Scientific: true, Unique: unique, Precision: f.precision, MinDigits: -1,
+			Sign: f.sign == '+', Trim: trim, PadLeft: -1, PadRight: -1, ExpDigits: -1})
+		mant, exp, _ := strings.Cut(s, "e")
+		ip, fp, _ := strings.Cut(mant, ".")
+		intLen, fracLen, expLen = max(intLen, len(ip)), max(fracLen, len(fp)), max(expLen, len(exp))
+	}
+	f.expSize = expLen - 1
+	f.trim = 'k'
+	f.precision = fracLen
+	f.minDigits = fracLen
+	f.unique = unique
+	f.padLeft = intLen
+	f.padRight = f.expSize + 2 + f.precision // only for the width of nan and inf
+}
+
+// fillPositional is fillFormat's positional branch: the widest integer
+// part and fraction of the finite values.
+func (f *floatFormat) fillPositional(finite []Float) {
+	trim, unique := f.firstPass()
+	intLen, fracLen := 0, 0
+	for _, x := range finite {
+		s := Format(x, FloatOpts{Unique: unique, Precision: f.precision, MinDigits: -1,
+			Sign: f.sign == '+', Trim: trim, PadLeft: -1, PadRight: -1, ExpDigits: -1})
+		ip, fp, _ := strings.Cut(s, ".")
+		intLen, fracLen = max(intLen, len(ip)), max(fracLen, len(fp))
+	}
+	f.padLeft, f.padRight, f.expSize, f.unique = intLen, fracLen, -1, unique
+	if f.mode == "fixed" || f.mode == "maxprec_equal" {
+		f.precision, f.minDigits, f.trim = fracLen, fracLen, 'k'
+	} else {
+		f.trim, f.minDigits = '.', 0
+	}
+}
+
+// anySignBit reports whether any of xs has its sign bit set.
+func anySignBit(xs []Float) bool {
+	for _, x := range xs {
+		if x.SignBit() {
+			return true
 		}
 	}
-	plus := f.sign == '+'
-	switch {
-	case len(finite) == 0:
-		f.padLeft, f.padRight, f.trim, f.expSize, f.unique, f.minDigits = 0, 0, '.', -1, true, -1
-	case f.expFormat:
-		trim, unique := Trim('.'), true
-		if f.mode == "fixed" {
-			trim, unique = 'k', false
-		}
-		intLen, fracLen, expLen := 0, 0, 0
-		for _, x := range finite {
-			s := Format(x, FloatOpts{Scientific: true, Unique: unique, Precision: f.precision, MinDigits: -1,
-				Sign: plus, Trim: trim, PadLeft: -1, PadRight: -1, ExpDigits: -1})
-			mant, exp, _ := strings.Cut(s, "e")
-			ip, fp, _ := strings.Cut(mant, ".")
-			intLen, fracLen, expLen = max(intLen, len(ip)), max(fracLen, len(fp)), max(expLen, len(exp))
-		}
-		f.expSize = expLen - 1
-		f.trim = 'k'
-		f.precision = fracLen
-		f.minDigits = fracLen
-		f.unique = unique
-		f.padLeft = intLen
-		f.padRight = f.expSize + 2 + f.precision
-	default:
-		trim, unique := Trim('.'), true
-		if f.mode == "fixed" {
-			trim, unique = 'k', false
-		}
-		intLen, fracLen := 0, 0
-		for _, x := range finite {
-			s := Format(x, FloatOpts{Unique: unique, Precision: f.precision, MinDigits: -1,
-				Sign: plus, Trim: trim, PadLeft: -1, PadRight: -1, ExpDigits: -1})
-			ip, fp, _ := strings.Cut(s, ".")
-			intLen, fracLen = max(intLen, len(ip)), max(fracLen, len(fp))
-		}
-		f.padLeft, f.padRight, f.expSize, f.unique = intLen, fracLen, -1, unique
-		if f.mode == "fixed" || f.mode == "maxprec_equal" {
-			f.precision, f.minDigits, f.trim = fracLen, fracLen, 'k'
-		} else {
-			f.trim, f.minDigits = '.', 0
-		}
+	return false
+}
+
+// padForNonFinite is fillFormat's last step where some values are not
+// finite: padLeft grows so that nan and inf, with a sign where one may
+// print, fill the width of the finite values and the point.
+func (f *floatFormat) padForNonFinite(data []Float) {
+	negInf := 0
+	if f.sign != '-' {
+		negInf = 1
 	}
-	if f.sign == ' ' {
-		anyNeg := false
-		for _, x := range finite {
-			anyNeg = anyNeg || x.SignBit()
-		}
-		if !anyNeg {
-			f.padLeft++
-		}
-	}
-	if len(data) != len(finite) {
-		negInf := 0
-		if f.sign != '-' {
+	for _, x := range data {
+		if math.IsInf(x.Value(), -1) {
 			negInf = 1
 		}
-		for _, x := range data {
-			if v := x.Value(); math.IsInf(v, -1) {
-				negInf = 1
-			}
-		}
-		offset := f.padRight + 1
-		f.padLeft = max(f.padLeft, width(f.nanStr)-offset, width(f.infStr)+negInf-offset)
 	}
+	offset := f.padRight + 1 // +1 for the point
+	f.padLeft = max(f.padLeft, width(f.nanStr)-offset, width(f.infStr)+negInf-offset)
 }
 
 // ratioOver1000 is max_val/min_val > 1000. in the array's own float type,

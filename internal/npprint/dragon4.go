@@ -147,131 +147,189 @@ type digitGen struct {
 // unique mode it goes on to at least cutoffMin digits. bufSize bounds the
 // digit count, as NumPy's output buffer does.
 func (d *digitGen) run(total bool, cutoffMax, cutoffMin, bufSize int) ([]byte, int) {
+	// If the mantissa is zero, the value is zero whatever the exponent.
 	if d.mant == 0 {
 		return []byte{'0'}, 0
 	}
 	if digits, exp, ok := d.fast(total, cutoffMax, cutoffMin); ok {
 		return digits, exp
 	}
-	isEven := d.mant%2 == 0
-	value := new(big.Int).SetUint64(d.mant)
-	scale := new(big.Int)
-	marginLow := new(big.Int)
-	var marginHigh *big.Int // nil: equal to marginLow
-	if d.unequal {
-		marginHigh = new(big.Int)
-		if d.exp > 0 {
-			value.Lsh(value, uint(d.exp+2))
-			scale.SetInt64(4)
-			marginLow.Lsh(big.NewInt(1), uint(d.exp))
-			marginHigh.Lsh(big.NewInt(1), uint(d.exp+1))
-		} else {
-			value.Lsh(value, 2)
-			scale.Lsh(big.NewInt(1), uint(-d.exp+2))
-			marginLow.SetInt64(1)
-			marginHigh.SetInt64(2)
-		}
-	} else {
-		if d.exp > 0 {
-			value.Lsh(value, uint(d.exp+1))
-			scale.SetInt64(2)
-			marginLow.Lsh(big.NewInt(1), uint(d.exp))
-		} else {
-			value.Lsh(value, 1)
-			scale.Lsh(big.NewInt(1), uint(-d.exp+1))
-			marginLow.SetInt64(1)
-		}
-	}
-	high := func() *big.Int {
-		if marginHigh == nil {
-			return marginLow
-		}
-		return marginHigh
-	}
-	const log10of2 = 0.30102999566398119521373889472449
-	digitExp := int(math.Ceil(float64(d.mantBit+d.exp)*log10of2 - 0.69))
-	if cutoffMax >= 0 && !total && digitExp <= -cutoffMax {
-		digitExp = -cutoffMax + 1
-	}
-	if digitExp > 0 {
-		scale.Mul(scale, pow10(digitExp))
-	} else if digitExp < 0 {
-		p := pow10(-digitExp)
-		value.Mul(value, p)
-		marginLow.Mul(marginLow, p)
-		if marginHigh != nil {
-			marginHigh.Lsh(marginLow, 1)
-		}
-	}
-	ten := big.NewInt(10)
-	if value.Cmp(scale) >= 0 {
-		digitExp++
-	} else {
-		value.Mul(value, ten)
-		marginLow.Mul(marginLow, ten)
-		if marginHigh != nil {
-			marginHigh.Lsh(marginLow, 1)
-		}
-	}
+	var s scaledValue
+	s.init(d)
+	digitExp := s.toFirstDigit(d.mantBit+d.exp, total, cutoffMax)
+	outExp := digitExp - 1 // the exponent of the first digit
+	// The exponents of the last digit to print (the buffer's end unless
+	// the cutoff comes first) and of the first digit unique mode may stop
+	// at (min_digits' cutoff).
 	cutMaxExp := digitExp - bufSize
 	if cutoffMax >= 0 {
-		want := -cutoffMax
-		if total {
-			want = digitExp - cutoffMax
-		}
-		cutMaxExp = max(cutMaxExp, want)
+		cutMaxExp = max(cutMaxExp, cutoffExp(digitExp, cutoffMax, total))
 	}
 	cutMinExp := digitExp
 	if cutoffMin >= 0 {
-		want := -cutoffMin
-		if total {
-			want = digitExp - cutoffMin
-		}
-		cutMinExp = min(cutMinExp, want)
+		cutMinExp = min(cutMinExp, cutoffExp(digitExp, cutoffMin, total))
 	}
-	outExp := digitExp - 1
 
+	isEven := d.mant%2 == 0
 	var digits []byte
 	var low, hi bool
 	var digit int64
 	q := new(big.Int)
 	if d.unique {
+		// Unique mode: print until the digits tell the value from its
+		// neighbours (and reach min_digits), or to the cutoff.
 		valueHigh := new(big.Int)
 		for {
 			digitExp--
-			q.QuoRem(value, scale, value)
+			q.QuoRem(&s.value, &s.scale, &s.value)
 			digit = q.Int64()
-			valueHigh.Add(value, high())
-			c := value.Cmp(marginLow)
+			valueHigh.Add(&s.value, s.high())
+			c := s.value.Cmp(&s.marginLow)
 			low = c < 0 || isEven && c == 0
-			c = valueHigh.Cmp(scale)
+			c = valueHigh.Cmp(&s.scale)
 			hi = c > 0 || isEven && c == 0
 			if (low || hi) && digitExp <= cutMinExp || digitExp == cutMaxExp {
 				break
 			}
 			digits = append(digits, byte('0'+digit))
-			value.Mul(value, ten)
-			marginLow.Mul(marginLow, ten)
-			if marginHigh != nil {
-				marginHigh.Lsh(marginLow, 1)
-			}
+			s.times10()
 		}
 	} else {
+		// Exact mode: print until the remaining digits are all zeros, or
+		// to the cutoff.
 		for {
 			digitExp--
-			q.QuoRem(value, scale, value)
+			q.QuoRem(&s.value, &s.scale, &s.value)
 			digit = q.Int64()
-			if value.Sign() == 0 || digitExp == cutMaxExp {
+			if s.value.Sign() == 0 || digitExp == cutMaxExp {
 				break
 			}
 			digits = append(digits, byte('0'+digit))
-			value.Mul(value, ten)
+			s.value.Mul(&s.value, bigTen)
 		}
 	}
+	return s.roundLast(digits, digit, low, hi, outExp)
+}
+
+// cutoffExp is the exponent of the last digit that a cutoff of n digits
+// lets through: n digits in all from a first digit of exponent first-1
+// (total: dragon4.c's CutoffMode_TotalLength), or n digits after the point.
+func cutoffExp(first, n int, total bool) int {
+	if total {
+		return first - n
+	}
+	return -n
+}
+
+// scaledValue is Dragon4's big-integer state: the value is value/scale,
+// and marginLow/scale and high()/scale are half the distances to the
+// neighbouring floats below and above. With equal margins high is
+// marginLow (dragon4.c's scaledMarginHigh pointing at scaledMarginLow);
+// with unequal ones it is marginHigh, kept at twice marginLow. run keeps
+// one on its stack (the integers' headers off the heap); it must not be
+// copied.
+type scaledValue struct {
+	value, scale, marginLow, marginHigh big.Int
+	unequal                             bool
+}
+
+// bigTen is the output base; read only.
+var bigTen = big.NewInt(10)
+
+// init is Dragon4's start: s becomes d's value mant * 2^exp as a ratio
+// of integers, both doubled (doubled again with unequal margins) so that
+// the margins, each half a step to the neighbouring float, are integers.
+func (s *scaledValue) init(d *digitGen) {
+	s.value.SetUint64(d.mant)
+	s.unequal = d.unequal
+	if d.unequal {
+		if d.exp > 0 {
+			// A whole number: value = 2 * 2 * mant*2^exp, scale = 2 * 2.
+			s.value.Lsh(&s.value, uint(d.exp+2))
+			s.scale.SetInt64(4)
+			s.marginLow.Lsh(big.NewInt(1), uint(d.exp))
+			s.marginHigh.Lsh(big.NewInt(1), uint(d.exp+1))
+		} else {
+			// A fraction: value = 2 * 2 * mant, scale = 2 * 2 * 2^-exp.
+			s.value.Lsh(&s.value, 2)
+			s.scale.Lsh(big.NewInt(1), uint(-d.exp+2))
+			s.marginLow.SetInt64(1)
+			s.marginHigh.SetInt64(2)
+		}
+		return
+	}
+	if d.exp > 0 {
+		s.value.Lsh(&s.value, uint(d.exp+1))
+		s.scale.SetInt64(2)
+		s.marginLow.Lsh(big.NewInt(1), uint(d.exp))
+	} else {
+		s.value.Lsh(&s.value, 1)
+		s.scale.Lsh(big.NewInt(1), uint(-d.exp+1))
+		s.marginLow.SetInt64(1)
+	}
+}
+
+// toFirstDigit divides the value by the power of ten that leaves
+// value/scale in [1, 10), its integer part the first digit, and returns
+// digitExp, that digit's exponent plus one. log2 is floor(log2(value)),
+// from which digitExp is estimated as Burger and Dybvig do: right or one
+// too low, and the 0.69 makes it low more often, which saves a
+// multiplication by ten. A fractional cutoff above the estimate raises it
+// to the cutoff, leaving the value under 1, so that the digits round there.
+func (s *scaledValue) toFirstDigit(log2 int, total bool, cutoffMax int) int {
+	const log10of2 = 0.30102999566398119521373889472449
+	digitExp := int(math.Ceil(float64(log2)*log10of2 - 0.69))
+	if cutoffMax >= 0 && !total && digitExp <= -cutoffMax {
+		digitExp = -cutoffMax + 1
+	}
+	if digitExp > 0 {
+		// A positive exponent divides: multiply the scale.
+		s.scale.Mul(&s.scale, pow10(digitExp))
+	} else if digitExp < 0 {
+		// A negative one multiplies the value and the margins.
+		p := pow10(-digitExp)
+		s.value.Mul(&s.value, p)
+		s.marginLow.Mul(&s.marginLow, p)
+		if s.unequal {
+			s.marginHigh.Lsh(&s.marginLow, 1)
+		}
+	}
+	if s.value.Cmp(&s.scale) >= 0 {
+		return digitExp + 1 // value >= 1: the estimate was one too low
+	}
+	s.times10()
+	return digitExp
+}
+
+// high is the high margin.
+func (s *scaledValue) high() *big.Int {
+	if s.unequal {
+		return &s.marginHigh
+	}
+	return &s.marginLow
+}
+
+// times10 multiplies the value and the margins by the output base, for
+// the next digit.
+func (s *scaledValue) times10() {
+	s.value.Mul(&s.value, bigTen)
+	s.marginLow.Mul(&s.marginLow, bigTen)
+	if s.unequal {
+		s.marginHigh.Lsh(&s.marginLow, 1)
+	}
+}
+
+// roundLast appends the last digit, rounded as dragon4.c does after its
+// digit loops: down where only the low margin was in reach, up where only
+// the high one was, and otherwise (both, neither, or exact mode) to the
+// nearer of digit and digit+1, ties to the even one. outExp is the
+// exponent of the first digit, which a carry out of the first raises.
+func (s *scaledValue) roundLast(digits []byte, digit int64, low, hi bool, outExp int) ([]byte, int) {
 	roundDown := low
 	if low == hi {
-		value.Lsh(value, 1)
-		c := value.Cmp(scale)
+		// compare(value, 0.5) as compare(2*value, scale).
+		s.value.Lsh(&s.value, 1)
+		c := s.value.Cmp(&s.scale)
 		roundDown = c < 0
 		if c == 0 {
 			roundDown = digit&1 == 0
@@ -324,17 +382,10 @@ func (d *digitGen) fast(total bool, cutoffMax, cutoffMin int) ([]byte, int, bool
 		first := e + 1              // Dragon4's digitExp before the first digit
 		cutMax, cutMin := math.MinInt, first
 		if cutoffMax >= 0 {
-			cutMax = -cutoffMax
-			if total {
-				cutMax = first - cutoffMax
-			}
+			cutMax = cutoffExp(first, cutoffMax, total)
 		}
 		if cutoffMin >= 0 {
-			want := -cutoffMin
-			if total {
-				want = first - cutoffMin
-			}
-			cutMin = min(cutMin, want)
+			cutMin = min(cutMin, cutoffExp(first, cutoffMin, total))
 		}
 		switch {
 		case last < cutMax:
@@ -368,30 +419,9 @@ func (d *digitGen) fast(total bool, cutoffMax, cutoffMin int) ([]byte, int, bool
 		return digits, e, ok
 	}
 	text = strconv.AppendFloat(buf[:0], d.value, 'f', n, 64)
-	// Digits of "ddd.ddd": the exponent of the first nonzero one.
-	point := len(text)
-	var digits []byte
-	e := 0
-	for i, c := range text {
-		if c == '.' {
-			point = i
-			continue
-		}
-		if len(digits) == 0 && c == '0' {
-			continue
-		}
-		if len(digits) == 0 {
-			e = i
-		}
-		digits = append(digits, c)
-	}
-	if len(digits) == 0 {
+	digits, e := splitF(text)
+	if digits == nil {
 		return []byte{'0'}, -n, true
-	}
-	if e < point {
-		e = point - e - 1
-	} else {
-		e = point - e
 	}
 	digits, ok := d.exactEnd(digits, text, -n)
 	return digits, e, ok
@@ -489,6 +519,34 @@ func halfBits(a float64) uint16 {
 	return uint16(e+15)<<10 | uint16(m-1024)
 }
 
+// splitF splits strconv's "ddd.ddd" into its digits from the first
+// nonzero one and that one's decimal exponent; digits is nil for zero.
+func splitF(text []byte) ([]byte, int) {
+	point := len(text)
+	var digits []byte
+	e := 0
+	for i, c := range text {
+		if c == '.' {
+			point = i
+			continue
+		}
+		if len(digits) == 0 && c == '0' {
+			continue
+		}
+		if len(digits) == 0 {
+			e = i
+		}
+		digits = append(digits, c)
+	}
+	if len(digits) == 0 {
+		return nil, 0
+	}
+	if e < point {
+		return digits, point - e - 1
+	}
+	return digits, point - e
+}
+
 // splitE splits strconv's "d.ddde±XX" into its digits and decimal
 // exponent.
 func splitE(b []byte) ([]byte, int) {
@@ -525,70 +583,15 @@ func pow10(n int) *big.Int {
 func formatPositional(d *digitGen, sign byte, o FloatOpts) string {
 	maxPrintLen := bufferSize - 1
 	hasSign := 0
-	var b []byte
+	var buf [64]byte // on the stack: most numbers fit
+	b := buf[:0]
 	if sign != 0 {
 		b = append(b, sign)
 		hasSign = 1
 	}
 	digits, printExp := d.run(false, o.Precision, o.MinDigits, maxPrintLen-hasSign)
-	numWhole, numFrac := 0, 0
-	if printExp >= 0 {
-		numWhole = printExp + 1
-		if len(digits) <= numWhole {
-			b = append(b, digits...)
-			for k := len(digits); k < numWhole; k++ {
-				b = append(b, '0')
-			}
-		} else {
-			numFrac = len(digits) - numWhole
-			b = append(b, digits[:numWhole]...)
-			b = append(b, '.')
-			b = append(b, digits[numWhole:]...)
-		}
-	} else {
-		zeros := -(printExp + 1)
-		b = append(b, '0', '.')
-		for k := 0; k < zeros; k++ {
-			b = append(b, '0')
-		}
-		b = append(b, digits...)
-		numFrac = zeros + len(digits)
-		numWhole = 1
-	}
-	if o.Trim != '-' && numFrac == 0 {
-		b = append(b, '.')
-	}
-	add := o.Precision
-	if d.unique {
-		add = o.MinDigits
-	}
-	desired := max(add, 0)
-	switch {
-	case o.Trim == '0':
-		if numFrac == 0 {
-			b = append(b, '0')
-			numFrac++
-		}
-	case o.Trim == 'k' && desired > numFrac:
-		for ; numFrac < desired; numFrac++ {
-			b = append(b, '0')
-		}
-	}
-	if o.Trim != 'k' && numFrac > 0 {
-		for b[len(b)-1] == '0' {
-			b = b[:len(b)-1]
-			numFrac--
-		}
-		if b[len(b)-1] == '.' {
-			switch o.Trim {
-			case '0':
-				b = append(b, '0')
-				numFrac++
-			case '-':
-				b = b[:len(b)-1]
-			}
-		}
-	}
+	b, numWhole, numFrac := appendPositional(b, digits, printExp)
+	b, numFrac = finishFraction(b, numFrac, d.unique, o, true)
 	if o.PadRight >= numFrac {
 		if o.Trim == '-' && numFrac == 0 {
 			b = append(b, ' ')
@@ -604,9 +607,80 @@ func formatPositional(d *digitGen, sign byte, o FloatOpts) string {
 	return s
 }
 
+// appendPositional appends the digits, the first of exponent printExp, as
+// "ddd", "dd.ddd" or "0.000ddd" (whole numbers padded with zeros), and
+// returns the counts of digits before and after the point.
+func appendPositional(b, digits []byte, printExp int) (out []byte, numWhole, numFrac int) {
+	if printExp < 0 {
+		zeros := -(printExp + 1)
+		b = append(b, '0', '.')
+		for k := 0; k < zeros; k++ {
+			b = append(b, '0')
+		}
+		return append(b, digits...), 1, zeros + len(digits)
+	}
+	numWhole = printExp + 1
+	if len(digits) <= numWhole {
+		b = append(b, digits...)
+		for k := len(digits); k < numWhole; k++ {
+			b = append(b, '0')
+		}
+		return b, numWhole, 0
+	}
+	b = append(b, digits[:numWhole]...)
+	b = append(b, '.')
+	return append(b, digits[numWhole:]...), numWhole, len(digits) - numWhole
+}
+
+// finishFraction is the end of the fraction, which dragon4.c's
+// FormatPositional and FormatScientific share: a point after a whole
+// number unless trim is '-'; then trim 'k' pads with zeros to the precision
+// (min_digits in unique mode) and '0' puts a zero after a bare point, while
+// the other trims drop trailing zeros, '0' keeping one. It returns the
+// count of digits after the point. A point left bare by the dropping stays
+// but for positional '-' (dropBarePoint): NumPy's
+// format_float_scientific(1.0, min_digits=3, trim='-') is "1.e+00".
+func finishFraction(b []byte, numFrac int, unique bool, o FloatOpts, dropBarePoint bool) ([]byte, int) {
+	if o.Trim != '-' && numFrac == 0 {
+		b = append(b, '.')
+	}
+	desired := o.Precision
+	if unique {
+		desired = o.MinDigits
+	}
+	switch o.Trim {
+	case '0':
+		if numFrac == 0 {
+			b = append(b, '0')
+			numFrac++
+		}
+	case 'k':
+		for ; numFrac < desired; numFrac++ {
+			b = append(b, '0')
+		}
+	}
+	if o.Trim != 'k' && numFrac > 0 {
+		for b[len(b)-1] == '0' {
+			b = b[:len(b)-1]
+			numFrac--
+		}
+		if b[len(b)-1] == '.' {
+			switch {
+			case o.Trim == '0':
+				b = append(b, '0')
+				numFrac++
+			case o.Trim == '-' && dropBarePoint:
+				b = b[:len(b)-1]
+			}
+		}
+	}
+	return b, numFrac
+}
+
 // formatScientific is dragon4.c's FormatScientific.
 func formatScientific(d *digitGen, sign byte, o FloatOpts) string {
-	var b []byte
+	var buf [64]byte // on the stack: most numbers fit
+	b := buf[:0]
 	left := 1
 	if sign != 0 {
 		left++
@@ -631,36 +705,14 @@ func formatScientific(d *digitGen, sign byte, o FloatOpts) string {
 		b = append(b, '.')
 		b = append(b, digits[1:]...)
 	}
-	if o.Trim != '-' && numFrac == 0 {
-		b = append(b, '.')
-	}
-	add := o.Precision
-	if d.unique {
-		add = o.MinDigits
-	}
-	add = max(add, 0)
-	switch {
-	case o.Trim == '0':
-		if numFrac == 0 {
-			b = append(b, '0')
-			numFrac++
-		}
-	case o.Trim == 'k':
-		for ; numFrac < add; numFrac++ {
-			b = append(b, '0')
-		}
-	}
-	if o.Trim != 'k' && numFrac > 0 {
-		for b[len(b)-1] == '0' {
-			b = b[:len(b)-1]
-			numFrac--
-		}
-		if o.Trim == '0' && b[len(b)-1] == '.' {
-			b = append(b, '0')
-			numFrac++
-		}
-	}
-	expDigits := o.ExpDigits
+	b, _ = finishFraction(b, numFrac, d.unique, o, false)
+	return string(appendExp(b, printExp, o.ExpDigits))
+}
+
+// appendExp appends the exponent as "e+XX": the sign, then at least
+// expDigits digits (two for -1) and no leading zeros past that, with at
+// most five digits in all, as NumPy's buffer for them has.
+func appendExp(b []byte, exp, expDigits int) []byte {
 	if expDigits > 5 {
 		expDigits = 5
 	}
@@ -668,16 +720,16 @@ func formatScientific(d *digitGen, sign byte, o FloatOpts) string {
 		expDigits = 2
 	}
 	b = append(b, 'e')
-	if printExp >= 0 {
+	if exp >= 0 {
 		b = append(b, '+')
 	} else {
 		b = append(b, '-')
-		printExp = -printExp
+		exp = -exp
 	}
 	var ed [5]byte
 	for k := 0; k < 5; k++ {
-		ed[k] = byte('0' + printExp%10)
-		printExp /= 10
+		ed[k] = byte('0' + exp%10)
+		exp /= 10
 	}
 	n := 5
 	for n > expDigits && ed[n-1] == '0' {
@@ -686,7 +738,7 @@ func formatScientific(d *digitGen, sign byte, o FloatOpts) string {
 	for k := n; k > 0; k-- {
 		b = append(b, ed[k-1])
 	}
-	return string(b)
+	return b
 }
 
 // halfToFloat64 converts binary16 bits to the float64 of the same value.
