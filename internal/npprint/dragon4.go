@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Float is the bits of an IEEE 754 binary16, binary32 or binary64 value
@@ -564,16 +565,18 @@ func splitE(b []byte) ([]byte, int) {
 	return digits, e
 }
 
-var pow10Cache = map[int]*big.Int{}
+// pow10Cache holds 10^n for n up to 400, made on first use; Format may be
+// called from several goroutines.
+var pow10Cache sync.Map // int -> *big.Int
 
 // pow10 returns 10^n; the result must not be modified.
 func pow10(n int) *big.Int {
-	if p, ok := pow10Cache[n]; ok {
-		return p
+	if p, ok := pow10Cache.Load(n); ok {
+		return p.(*big.Int)
 	}
 	p := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil)
 	if n <= 400 {
-		pow10Cache[n] = p
+		pow10Cache.Store(n, p)
 	}
 	return p
 }
