@@ -148,16 +148,11 @@ func createBytes(path string, stdout io.Writer, header []byte, nbytes int64, pie
 		}
 		return o, o.openStream(stdout, "standard output", total, nbytes)
 	}
-
-	file := path
-	if archive, member, ok := splitNpzOutput(path); ok {
-		if member == "" {
-			return nil, fmt.Errorf("cannot create %s: no member name after the ':' (-o %sNAME)", path, path)
-		}
-		file, o.member = archive, member+".npy"
-	} else if isNpzPath(path) {
-		return nil, fmt.Errorf("cannot create %s: an .npz output needs the name of the member to write: -o %s:NAME", path, path)
+	file, member, err := outputFile(path)
+	if err != nil {
+		return nil, err
 	}
+	o.member = member
 	old, created, err := openTarget(file)
 	if err != nil {
 		if errors.Is(err, syscall.EISDIR) {
@@ -166,14 +161,9 @@ func createBytes(path string, stdout io.Writer, header []byte, nbytes int64, pie
 		return nil, fmt.Errorf("cannot open %s: %w", path, unwrapPath(err))
 	}
 	if old != nil {
-		fi, err := old.Stat()
+		fi, err := o.statOld(old, file)
 		if err != nil {
-			old.Close()
-			return nil, fmt.Errorf("cannot open %s: %w", path, unwrapPath(err))
-		}
-		if !fi.Mode().IsRegular() && o.member != "" {
-			old.Close()
-			return nil, fmt.Errorf("cannot create %s: %s is not a regular file, so no archive member can be replaced in it", path, file)
+			return nil, err
 		}
 		if !fi.Mode().IsRegular() {
 			// A device, a FIFO, a pipe named as /dev/stdout: renaming over
@@ -206,74 +196,127 @@ func createBytes(path string, stdout io.Writer, header []byte, nbytes int64, pie
 		o.created, o.prev = true, nil
 	}
 	o.target = target
-	dir, base := filepath.Dir(target), filepath.Base(target)
-	if _, err := os.Stat(dir); err != nil {
+	if err := o.checkRoom(file, total); err != nil {
 		o.removeCreated()
-		return nil, fmt.Errorf("cannot create %s: folder %s: %w", path, dir, unwrapPath(err))
+		return nil, err
+	}
+	if err := o.openTemp(); err != nil {
+		o.removeCreated()
+		return nil, err
+	}
+	if err := o.placeData(nbytes, total); err != nil {
+		o.Abort()
+		return nil, err
+	}
+	return o, nil
+}
+
+// outputFile returns the file to write for path and, for "file.npz:NAME",
+// the archive member, NAME.npy. A bare .npz path is refused: an archive is
+// never replaced by a .npy file.
+func outputFile(path string) (file, member string, err error) {
+	if archive, name, ok := splitNpzOutput(path); ok {
+		if name == "" {
+			return "", "", fmt.Errorf("cannot create %s: no member name after the ':' (-o %sNAME)", path, path)
+		}
+		return archive, name + ".npy", nil
+	}
+	if isNpzPath(path) {
+		return "", "", fmt.Errorf("cannot create %s: an .npz output needs the name of the member to write: -o %s:NAME", path, path)
+	}
+	return path, "", nil
+}
+
+// statOld returns the FileInfo of old, the file already at the target,
+// opened as file; a member output needs it to be a regular file (the
+// archive). It closes old when it fails.
+func (o *Output) statOld(old *os.File, file string) (fs.FileInfo, error) {
+	fi, err := old.Stat()
+	if err != nil {
+		old.Close()
+		return nil, fmt.Errorf("cannot open %s: %w", o.path, unwrapPath(err))
+	}
+	if !fi.Mode().IsRegular() && o.member != "" {
+		old.Close()
+		return nil, fmt.Errorf("cannot create %s: %s is not a regular file, so no archive member can be replaced in it", o.path, file)
+	}
+	return fi, nil
+}
+
+// checkRoom checks, before the temporary file is made beside o.target,
+// that the folder is there, that an archive a member is replaced in is
+// one, and that the disk has room for total bytes (and the old archive).
+func (o *Output) checkRoom(file string, total int64) error {
+	dir := filepath.Dir(o.target)
+	if _, err := os.Stat(dir); err != nil {
+		return fmt.Errorf("cannot create %s: folder %s: %w", o.path, dir, unwrapPath(err))
 	}
 	if o.member != "" && o.prev != nil {
 		// The archive's other members are kept: it must be one.
-		_, f, err := readArchive(target)
+		_, f, err := readArchive(o.target)
 		if err != nil {
-			o.removeCreated()
-			return nil, fmt.Errorf("cannot create %s: %s: %w", path, file, unwrapPath(err))
+			return fmt.Errorf("cannot create %s: %s: %w", o.path, file, unwrapPath(err))
 		}
 		f.Close()
 		total += o.prev.Size()
 	}
-	if err := checkDisk(path, dir, total); err != nil {
-		o.removeCreated()
-		return nil, err
-	}
-	f, err := createTemp(dir, base)
+	return checkDisk(o.path, dir, total)
+}
+
+// openTemp creates the temporary file beside o.target and registers it
+// for RemoveTemps.
+func (o *Output) openTemp() error {
+	f, err := createTemp(filepath.Dir(o.target), filepath.Base(o.target))
 	if err != nil {
-		o.removeCreated()
-		return nil, fmt.Errorf("cannot create %s: %w", path, unwrapPath(err))
+		return fmt.Errorf("cannot create %s: %w", o.path, unwrapPath(err))
 	}
 	o.f, o.tmp = f, f.Name()
 	temps.Lock()
 	temps.m[o] = struct{}{}
 	temps.Unlock()
+	return nil
+}
 
+// placeData gives a file output its Data, nbytes long: in memory for an
+// archive member (Commit writes the archive); else after the header it
+// writes to the temporary file, mapped from the file when total bytes
+// could be reserved on disk, else in memory.
+func (o *Output) placeData(nbytes, total int64) error {
 	if o.member != "" {
 		// The member is computed in memory; Commit writes the archive.
-		if err := checkHeadroom("the result before it is added to "+path, nbytes); err != nil {
-			o.Abort()
-			return nil, err
+		if err := checkHeadroom("the result before it is added to "+o.path, nbytes); err != nil {
+			return err
 		}
 		o.Data = alignedBuf(int(nbytes))
-		return o, nil
+		return nil
 	}
-	if _, err := f.Write(o.header); err != nil {
-		o.Abort()
-		return nil, fmt.Errorf("cannot write %s: %w", path, unwrapPath(err))
+	if _, err := o.f.Write(o.header); err != nil {
+		return fmt.Errorf("cannot write %s: %w", o.path, unwrapPath(err))
 	}
 	if nbytes == 0 {
 		o.Data = []byte{}
-		return o, nil
+		return nil
 	}
-	switch err := reserve(f, 0, total, true); {
+	switch err := reserve(o.f, 0, total, true); {
 	case err == nil:
-		if m, err := mapWritable(f, total); err == nil {
-			register(m, path, true)
+		if m, err := mapWritable(o.f, total); err == nil {
+			register(m, o.path, true)
 			o.mapping = m
 			o.Data = m[len(o.header):total:total]
-			return o, nil
+			return nil
 		}
 	case errors.Is(err, errNoReserve):
 		// Without a reservation a store to a mapping could fault when the
 		// disk fills, so the data waits in memory and a full disk fails
 		// in Commit's write instead.
 	default:
-		o.Abort()
-		return nil, fmt.Errorf("cannot reserve %d bytes (%s) for %s: %w", total, HumanBytes(total), path, err)
+		return fmt.Errorf("cannot reserve %d bytes (%s) for %s: %w", total, HumanBytes(total), o.path, err)
 	}
-	if err := CheckMemory(fmt.Sprintf("the result before it is written to %s", path), nbytes); err != nil {
-		o.Abort()
-		return nil, err
+	if err := CheckMemory(fmt.Sprintf("the result before it is written to %s", o.path), nbytes); err != nil {
+		return err
 	}
 	o.Data = alignedBuf(int(nbytes))
-	return o, nil
+	return nil
 }
 
 // openStream makes o a stream output to w, named name in errors: Data is

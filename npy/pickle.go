@@ -263,7 +263,10 @@ func (u *unpickler) popN(n int) ([]any, error) {
 	return items, nil
 }
 
-// load runs the pickle to its STOP and returns the value it leaves.
+// load runs the pickle to its STOP and returns the value it leaves. It
+// runs the frame opcodes itself and hands the others, by family, to a
+// method each: constants, containers and what fills them, the memo,
+// globals, and the opcodes that call or build with a global.
 func (u *unpickler) load() (any, error) {
 	u.memo = map[uint32]any{}
 	for {
@@ -272,154 +275,185 @@ func (u *unpickler) load() (any, error) {
 		}
 		op := u.p[u.pos]
 		u.pos++
-		if err := u.step(op); err != nil {
-			if err == errStop {
-				return u.pop()
+		var err error
+		switch op {
+		case '.': // STOP
+			return u.pop()
+		case 0x80: // PROTO
+			_, err = u.take(1)
+		case 0x95: // FRAME (protocol 4): the length is advice only
+			_, err = u.take(8)
+		case '(': // MARK
+			err = u.mark()
+		case 'N', 0x88, 0x89, 'J', 'K', 'M', 0x8a, 'G', 'X', 0x8c, 'U', 'C', 'B':
+			var v any
+			if v, err = u.constant(op); err == nil {
+				err = u.push(v)
 			}
+		case ')', ']', '}', 0x8f, 't', 0x85, 0x86, 0x87:
+			var v any
+			if v, err = u.container(op); err == nil {
+				err = u.push(v)
+			}
+		case 'a', 'e', 's', 'u':
+			err = u.fill(op)
+		case 'h', 'j': // BINGET, LONG_BINGET
+			err = u.memoGet(op == 'j')
+		case 'q', 'r', 0x94: // BINPUT, LONG_BINPUT, MEMOIZE
+			err = u.memoPut(op)
+		case 'c': // GLOBAL
+			err = u.lineGlobal()
+		case 0x93: // STACK_GLOBAL
+			err = u.stackGlobal()
+		case 'R': // REDUCE
+			err = u.reduce()
+		case 0x81: // NEWOBJ
+			err = u.newObj()
+		case 'b': // BUILD
+			err = u.build()
+		case 'Q': // BINPERSID
+			err = u.persistentID()
+		default:
+			err = u.notAdmitted(op)
+		}
+		if err != nil {
 			return nil, err
 		}
 	}
 }
 
-var errStop = fmt.Errorf("STOP")
+// mark is MARK: the stack so far is put aside until the matching
+// popMark.
+func (u *unpickler) mark() error {
+	if len(u.marks) >= maxPickleDepth {
+		return u.errorf("MARKs nest deeper than %d", maxPickleDepth)
+	}
+	u.marks = append(u.marks, u.stack)
+	u.stack = nil
+	return nil
+}
 
-// step runs one opcode.
-func (u *unpickler) step(op byte) error {
+// notAdmitted refuses op. The family methods end with it too, for an
+// opcode load would not send them.
+func (u *unpickler) notAdmitted(op byte) error {
+	return u.errorf("pickle opcode 0x%02x is not admitted (torch.load(weights_only=True) refuses it too)", op)
+}
+
+// constant reads the value of a constant opcode: None, a bool, an
+// integer, a float, a string or bytes.
+func (u *unpickler) constant(op byte) (any, error) {
 	switch op {
-	case 0x80: // PROTO
-		_, err := u.take(1)
-		return err
-	case 0x95: // FRAME (protocol 4): the length is advice only
-		_, err := u.take(8)
-		return err
-	case '.': // STOP
-		return errStop
-	case '(': // MARK
-		if len(u.marks) >= maxPickleDepth {
-			return u.errorf("MARKs nest deeper than %d", maxPickleDepth)
-		}
-		u.marks = append(u.marks, u.stack)
-		u.stack = nil
-		return nil
 	case 'N':
-		return u.push(nil)
+		return nil, nil
 	case 0x88:
-		return u.push(true)
+		return true, nil
 	case 0x89:
-		return u.push(false)
-	case ')':
-		return u.push(pkTuple{})
-	case ']':
-		return u.push(&pkList{})
-	case '}':
-		return u.push(&pkDict{index: map[string]int{}})
-	case 0x8f: // EMPTY_SET
-		return u.push(&pkSet{})
+		return false, nil
 	case 'J': // BININT
 		b, err := u.take(4)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		return u.push(int64(int32(binary.LittleEndian.Uint32(b))))
+		return int64(int32(binary.LittleEndian.Uint32(b))), nil
 	case 'K': // BININT1
 		b, err := u.take(1)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		return u.push(int64(b[0]))
+		return int64(b[0]), nil
 	case 'M': // BININT2
 		b, err := u.take(2)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		return u.push(int64(binary.LittleEndian.Uint16(b)))
+		return int64(binary.LittleEndian.Uint16(b)), nil
 	case 0x8a: // LONG1
-		b, err := u.take(1)
-		if err != nil {
-			return err
-		}
-		if b, err = u.take(int(b[0])); err != nil {
-			return err
-		}
-		if len(b) > 8 {
-			return u.errorf("an integer of %d bytes is out of range", len(b))
-		}
-		var v uint64
-		for i := len(b) - 1; i >= 0; i-- {
-			v = v<<8 | uint64(b[i])
-		}
-		if len(b) > 0 && len(b) < 8 && b[len(b)-1]&0x80 != 0 {
-			v |= ^uint64(0) << (8 * len(b)) // sign-extend
-		}
-		return u.push(int64(v))
+		return u.long1()
 	case 'G': // BINFLOAT
 		b, err := u.take(8)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		return u.push(math.Float64frombits(binary.BigEndian.Uint64(b)))
+		return math.Float64frombits(binary.BigEndian.Uint64(b)), nil
 	case 'X', 0x8c: // BINUNICODE, SHORT_BINUNICODE
-		n, err := u.length(op == 'X')
+		b, err := u.counted(op == 'X')
 		if err != nil {
-			return err
-		}
-		b, err := u.take(n)
-		if err != nil {
-			return err
+			return nil, err
 		}
 		if !utf8.Valid(b) {
-			return u.errorf("a string is not valid UTF-8")
+			return nil, u.errorf("a string is not valid UTF-8")
 		}
-		return u.push(string(b))
+		return string(b), nil
 	case 'U', 'C', 'B': // SHORT_BINSTRING, SHORT_BINBYTES, BINBYTES
-		n, err := u.length(op == 'B')
-		if err != nil {
-			return err
-		}
-		b, err := u.take(n)
-		if err != nil {
-			return err
-		}
-		return u.push(b)
+		return u.counted(op == 'B')
+	}
+	return nil, u.notAdmitted(op)
+}
+
+// long1 reads LONG1's little-endian two's-complement integer, of at most
+// 8 bytes.
+func (u *unpickler) long1() (any, error) {
+	b, err := u.take(1)
+	if err != nil {
+		return nil, err
+	}
+	if b, err = u.take(int(b[0])); err != nil {
+		return nil, err
+	}
+	if len(b) > 8 {
+		return nil, u.errorf("an integer of %d bytes is out of range", len(b))
+	}
+	var v uint64
+	for i := len(b) - 1; i >= 0; i-- {
+		v = v<<8 | uint64(b[i])
+	}
+	if len(b) > 0 && len(b) < 8 && b[len(b)-1]&0x80 != 0 {
+		v |= ^uint64(0) << (8 * len(b)) // sign-extend
+	}
+	return int64(v), nil
+}
+
+// counted reads a 4-byte (long) or 1-byte length and that many bytes.
+func (u *unpickler) counted(long bool) ([]byte, error) {
+	n, err := u.length(long)
+	if err != nil {
+		return nil, err
+	}
+	return u.take(n)
+}
+
+// container builds an empty list, dict or set, or a tuple of the items
+// since the MARK or of the top one to three.
+func (u *unpickler) container(op byte) (any, error) {
+	switch op {
+	case ')':
+		return pkTuple{}, nil
+	case ']':
+		return &pkList{}, nil
+	case '}':
+		return &pkDict{index: map[string]int{}}, nil
+	case 0x8f: // EMPTY_SET
+		return &pkSet{}, nil
 	case 't': // TUPLE
 		items, err := u.popMark()
 		if err != nil {
-			return err
+			return nil, err
 		}
-		return u.push(pkTuple(items))
+		return pkTuple(items), nil
 	case 0x85, 0x86, 0x87: // TUPLE1, TUPLE2, TUPLE3
 		items, err := u.popN(int(op-0x85) + 1)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		return u.push(pkTuple(items))
-	case 'h', 'j': // BINGET, LONG_BINGET
-		i, err := u.memoIndex(op == 'j')
-		if err != nil {
-			return err
-		}
-		v, ok := u.memo[i]
-		if !ok {
-			return u.errorf("memo entry %d is not set", i)
-		}
-		return u.push(v)
-	case 'q', 'r', 0x94: // BINPUT, LONG_BINPUT, MEMOIZE
-		var i uint32
-		var err error
-		if op == 0x94 {
-			i = uint32(len(u.memo))
-		} else if i, err = u.memoIndex(op == 'r'); err != nil {
-			return err
-		}
-		v, err := u.top()
-		if err != nil {
-			return err
-		}
-		if _, ok := u.memo[i]; !ok && len(u.memo) >= maxPickleValues {
-			return u.errorf("more than %d memo entries", maxPickleValues)
-		}
-		u.memo[i] = v
-		return nil
+		return pkTuple(items), nil
+	}
+	return nil, u.notAdmitted(op)
+}
+
+// fill adds items to the list or dict below them: APPEND, APPENDS,
+// SETITEM, SETITEMS.
+func (u *unpickler) fill(op byte) error {
+	switch op {
 	case 'a': // APPEND
 		v, err := u.pop()
 		if err != nil {
@@ -447,93 +481,147 @@ func (u *unpickler) step(op byte) error {
 			return u.errorf("SETITEMS with an odd number of items")
 		}
 		return u.setItems(items)
-	case 'c': // GLOBAL
-		module, err := u.line()
-		if err != nil {
-			return err
-		}
-		name, err := u.line()
-		if err != nil {
-			return err
-		}
-		return u.global(module, name)
-	case 0x93: // STACK_GLOBAL
-		mn, err := u.popN(2)
-		if err != nil {
-			return err
-		}
-		module, ok1 := mn[0].(string)
-		name, ok2 := mn[1].(string)
-		if !ok1 || !ok2 {
-			return u.errorf("STACK_GLOBAL of a %s and a %s", pkTypeName(mn[0]), pkTypeName(mn[1]))
-		}
-		return u.global(module, name)
-	case 'R': // REDUCE
-		args, err := u.pop()
-		if err != nil {
-			return err
-		}
-		fn, err := u.pop()
-		if err != nil {
-			return err
-		}
-		t, ok := args.(pkTuple)
-		if !ok {
-			return u.errorf("REDUCE with %s arguments", pkTypeName(args))
-		}
-		v, err := u.call(fn, t)
-		if err != nil {
-			return err
-		}
-		return u.push(v)
-	case 0x81: // NEWOBJ
-		args, err := u.pop()
-		if err != nil {
-			return err
-		}
-		cls, err := u.pop()
-		if err != nil {
-			return err
-		}
-		t, ok := args.(pkTuple)
-		if g, isGlobal := cls.(pkGlobal); !ok || !isGlobal || g != (pkGlobal{"torch.nn.parameter", "Parameter"}) {
-			return u.errorf("NEWOBJ of %s: only torch.nn.Parameter is admitted", pkTypeName(cls))
-		}
-		if len(t) < 1 {
-			return u.errorf("torch.nn.Parameter without data")
-		}
-		tensor, ok := t[0].(*torchTensor)
-		if !ok {
-			return u.errorf("torch.nn.Parameter of a %s", pkTypeName(t[0]))
-		}
-		return u.push(tensor)
-	case 'b': // BUILD
-		state, err := u.pop()
-		if err != nil {
-			return err
-		}
-		_ = state // attributes (a state_dict's _metadata): not tensors
-		inst, err := u.top()
-		if err != nil {
-			return err
-		}
-		switch inst.(type) {
-		case *pkDict, *torchTensor:
-			return nil
-		}
-		return u.errorf("BUILD of a %s: only tensors, parameters and OrderedDicts are admitted", pkTypeName(inst))
-	case 'Q': // BINPERSID
-		pid, err := u.pop()
-		if err != nil {
-			return err
-		}
-		v, err := u.persistent(pid)
-		if err != nil {
-			return err
-		}
-		return u.push(v)
 	}
-	return u.errorf("pickle opcode 0x%02x is not admitted (torch.load(weights_only=True) refuses it too)", op)
+	return u.notAdmitted(op)
+}
+
+// memoGet pushes a memo entry, named by a 4-byte (long) or 1-byte index.
+func (u *unpickler) memoGet(long bool) error {
+	i, err := u.memoIndex(long)
+	if err != nil {
+		return err
+	}
+	v, ok := u.memo[i]
+	if !ok {
+		return u.errorf("memo entry %d is not set", i)
+	}
+	return u.push(v)
+}
+
+// memoPut stores the top of the stack in the memo: at the index BINPUT or
+// LONG_BINPUT names, or for MEMOIZE at the next one.
+func (u *unpickler) memoPut(op byte) error {
+	var i uint32
+	var err error
+	if op == 0x94 {
+		i = uint32(len(u.memo))
+	} else if i, err = u.memoIndex(op == 'r'); err != nil {
+		return err
+	}
+	v, err := u.top()
+	if err != nil {
+		return err
+	}
+	if _, ok := u.memo[i]; !ok && len(u.memo) >= maxPickleValues {
+		return u.errorf("more than %d memo entries", maxPickleValues)
+	}
+	u.memo[i] = v
+	return nil
+}
+
+// lineGlobal is GLOBAL: the module and name are lines of the pickle.
+func (u *unpickler) lineGlobal() error {
+	module, err := u.line()
+	if err != nil {
+		return err
+	}
+	name, err := u.line()
+	if err != nil {
+		return err
+	}
+	return u.global(module, name)
+}
+
+// stackGlobal is STACK_GLOBAL: the module and name are the top two
+// strings.
+func (u *unpickler) stackGlobal() error {
+	mn, err := u.popN(2)
+	if err != nil {
+		return err
+	}
+	module, ok1 := mn[0].(string)
+	name, ok2 := mn[1].(string)
+	if !ok1 || !ok2 {
+		return u.errorf("STACK_GLOBAL of a %s and a %s", pkTypeName(mn[0]), pkTypeName(mn[1]))
+	}
+	return u.global(module, name)
+}
+
+// reduce is REDUCE: the global below calls the tuple on top (see call).
+func (u *unpickler) reduce() error {
+	args, err := u.pop()
+	if err != nil {
+		return err
+	}
+	fn, err := u.pop()
+	if err != nil {
+		return err
+	}
+	t, ok := args.(pkTuple)
+	if !ok {
+		return u.errorf("REDUCE with %s arguments", pkTypeName(args))
+	}
+	v, err := u.call(fn, t)
+	if err != nil {
+		return err
+	}
+	return u.push(v)
+}
+
+// newObj is NEWOBJ, admitted only as torch.nn.Parameter(tensor, ...),
+// which is the tensor.
+func (u *unpickler) newObj() error {
+	args, err := u.pop()
+	if err != nil {
+		return err
+	}
+	cls, err := u.pop()
+	if err != nil {
+		return err
+	}
+	t, ok := args.(pkTuple)
+	if g, isGlobal := cls.(pkGlobal); !ok || !isGlobal || g != (pkGlobal{"torch.nn.parameter", "Parameter"}) {
+		return u.errorf("NEWOBJ of %s: only torch.nn.Parameter is admitted", pkTypeName(cls))
+	}
+	if len(t) < 1 {
+		return u.errorf("torch.nn.Parameter without data")
+	}
+	tensor, ok := t[0].(*torchTensor)
+	if !ok {
+		return u.errorf("torch.nn.Parameter of a %s", pkTypeName(t[0]))
+	}
+	return u.push(tensor)
+}
+
+// build is BUILD, admitted on tensors, parameters and OrderedDicts; the
+// state it sets (a state_dict's _metadata) holds no tensors and is
+// dropped.
+func (u *unpickler) build() error {
+	if _, err := u.pop(); err != nil {
+		return err
+	}
+	inst, err := u.top()
+	if err != nil {
+		return err
+	}
+	switch inst.(type) {
+	case *pkDict, *torchTensor:
+		return nil
+	}
+	return u.errorf("BUILD of a %s: only tensors, parameters and OrderedDicts are admitted", pkTypeName(inst))
+}
+
+// persistentID is BINPERSID: the id on top names a storage.
+func (u *unpickler) persistentID() error {
+	pid, err := u.pop()
+	if err != nil {
+		return err
+	}
+	v, err := u.persistent(pid)
+	if err != nil {
+		return err
+	}
+	return u.push(v)
 }
 
 // length reads a 4-byte (long) or 1-byte length.

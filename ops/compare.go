@@ -149,24 +149,12 @@ func BroadcastTo(v View, shape []int) (View, error) {
 // Infinities equal only the same infinity. The work is split among threads
 // in chunks of the C-order index.
 func AllClose(actual View, fa dtype.Dtype, desired View, fd dtype.Dtype, tol Tolerance, opt Options) (Comparison, error) {
-	for _, c := range []struct {
-		v View
-		f dtype.Dtype
-	}{{actual, fa}, {desired, fd}} {
-		if err := c.f.CheckElem(c.v.Elem); err != nil {
-			return Comparison{}, err
-		}
-		if err := c.v.Check(); err != nil {
-			return Comparison{}, err
-		}
-	}
-	if !slices.Equal(actual.Shape, desired.Shape) {
-		return Comparison{}, fmt.Errorf("shapes %s and %s differ", ShapeString(actual.Shape), ShapeString(desired.Shape))
+	if err := checkComparable(actual, fa, desired, fd); err != nil {
+		return Comparison{}, err
 	}
 	n := actual.Count()
-	res := Comparison{Total: n, Worst: -1}
 	if n == 0 {
-		return res, nil
+		return Comparison{Total: n, Worst: -1}, nil
 	}
 	kind := compareKindOf(fa, fd)
 	shape, stA, stD := mergeAxes(actual.Shape, byteStrides(actual), byteStrides(desired))
@@ -211,14 +199,41 @@ func AllClose(actual View, fa dtype.Dtype, desired View, fd dtype.Dtype, tol Tol
 			}
 		}
 	})
-	// Merge in chunk order, so ties keep the first element.
+	return mergeChunks(n, results, tol.Show), nil
+}
+
+// checkComparable checks that both views are valid for their dtypes and
+// have the same shape.
+func checkComparable(actual View, fa dtype.Dtype, desired View, fd dtype.Dtype) error {
+	for _, c := range []struct {
+		v View
+		f dtype.Dtype
+	}{{actual, fa}, {desired, fd}} {
+		if err := c.f.CheckElem(c.v.Elem); err != nil {
+			return err
+		}
+		if err := c.v.Check(); err != nil {
+			return err
+		}
+	}
+	if !slices.Equal(actual.Shape, desired.Shape) {
+		return fmt.Errorf("shapes %s and %s differ", ShapeString(actual.Shape), ShapeString(desired.Shape))
+	}
+	return nil
+}
+
+// mergeChunks folds the statistics of the chunks of total elements into
+// one Comparison. It goes in chunk order, so ties keep the first element,
+// and keeps the first show mismatches.
+func mergeChunks(total int, results []compareChunk, show int) Comparison {
+	res := Comparison{Total: total, Worst: -1}
 	hasNonzero := false
 	var worstDiff Diff
 	for _, st := range results {
 		res.Mismatched += st.mismatched
 		res.NaNMismatched += st.nanMis
 		res.InfMismatched += st.infMis
-		res.First = append(res.First, st.first[:min(len(st.first), tol.Show-len(res.First))]...)
+		res.First = append(res.First, st.first[:min(len(st.first), show-len(res.First))]...)
 		res.NaNLocation = res.NaNLocation || st.nanLoc
 		res.PosInfLocation = res.PosInfLocation || st.posInfLoc
 		res.NegInfLocation = res.NegInfLocation || st.negInf
@@ -243,7 +258,7 @@ func AllClose(actual View, fa dtype.Dtype, desired View, fd dtype.Dtype, tol Tol
 	if res.HasDiff && !hasNonzero {
 		res.MaxRel = math.Inf(1)
 	}
-	return res, nil
+	return res
 }
 
 // maxNaN is max with NaN winning, as numpy.max.

@@ -54,24 +54,11 @@ func scanDecimal(b []byte) (x float64, n int, ok bool) {
 		return 0, 0, false
 	}
 	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		eneg := false
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			eneg = b[i] == '-'
-			i++
-		}
-		start, e := i, 0
-		for ; i < len(b) && b[i]-'0' < 10; i++ {
-			if e < 100000 { // past this, the value is 0 or inf anyway
-				e = e*10 + int(b[i]-'0')
-			}
-		}
-		if i == start {
+		e, n := scanExponent(b[i:])
+		if n == 0 {
 			return 0, 0, false
 		}
-		if eneg {
-			e = -e
-		}
+		i += n
 		exp += e
 	}
 	if man == 0 {
@@ -98,6 +85,31 @@ func scanDecimal(b []byte) (x float64, n int, ok bool) {
 		return 0, 0, false
 	}
 	return f, i, true
+}
+
+// scanExponent reads an exponent at the start of b, its 'e' or 'E' (which
+// the caller has seen) then [+-]digits, and returns its value and length;
+// n is 0 when no digit follows. Once the value reaches 100000 further
+// digits are skipped: the number is 0 or inf anyway. It is small enough
+// for the compiler to inline.
+func scanExponent(b []byte) (e, n int) {
+	n = 1
+	if n < len(b) && (b[n] == '+' || b[n] == '-') {
+		n++
+	}
+	start := n
+	for ; n < len(b) && b[n]-'0' < 10; n++ {
+		if e < 100000 {
+			e = e*10 + int(b[n]-'0')
+		}
+	}
+	if n == start {
+		return 0, 0
+	}
+	if b[1] == '-' {
+		e = -e
+	}
+	return e, n
 }
 
 // float64pow10 holds the powers of ten that float64 represents exactly.

@@ -114,6 +114,13 @@ func BenchmarkScanDecimal(b *testing.B) {
 			scanDecimal(fields[i%3])
 		}
 	})
+	// Short fields take Clinger's fast path, some without an exponent.
+	short := [][]byte{[]byte("12.5"), []byte("-0.001"), []byte("4.9e-3"), []byte("123456789"), []byte("0")}
+	b.Run("scanDecimalShort", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			scanDecimal(short[i%len(short)])
+		}
+	})
 	b.Run("strconv", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			strconv.ParseFloat(string(fields[i%3]), 64)

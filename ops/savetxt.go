@@ -39,69 +39,33 @@ func (o SaveTxt) Write(w io.Writer, v View, f dtype.Dtype, opt Options) error {
 	if nd == 0 || nd > 2 {
 		return fmt.Errorf("Expected 1D or 2D array, got %dD array instead", nd)
 	}
-	rows, ncol, rowStep, colStep := v.Shape[0], 1, v.Strides[0], 0
+	t := textRows{v: v, f: f, newline: o.Newline, ncol: 1, rowStep: v.Strides[0]}
+	rows := v.Shape[0]
 	if nd == 2 {
-		ncol, colStep = v.Shape[1], v.Strides[1]
+		t.ncol, t.colStep = v.Shape[1], v.Strides[1]
 	}
-	complexX := f.Kind == 'c'
-	rowFmt := o.Fmt
-	switch n := strings.Count(o.Fmt, "%"); {
-	case n == 1:
-		one := o.Fmt
-		if complexX {
-			one = " (" + o.Fmt + "+" + o.Fmt + "j)"
-		}
-		cols := make([]string, ncol)
-		for k := range cols {
-			cols[k] = one
-		}
-		rowFmt = strings.Join(cols, o.Delimiter)
-	case complexX && n != 2*ncol, !complexX && n != ncol:
-		return fmt.Errorf("fmt has wrong number of %% formats:  %s", o.Fmt)
-	}
-	pf, err := ParsePyFormat(rowFmt)
-	if err != nil && rows > 0 { // Python sees the format only when a row is formatted
+	rowFmt, err := o.rowFormat(t.ncol, f.Kind == 'c')
+	if err != nil {
 		return err
 	}
-	var header, footer string
-	if o.Header != "" {
-		header = o.Comments + strings.ReplaceAll(o.Header, "\n", "\n"+o.Comments) + o.Newline
+	if t.pf, err = ParsePyFormat(rowFmt); err != nil && rows > 0 { // Python sees the format only when a row is formatted
+		return err
 	}
-	if o.Footer != "" {
-		footer = o.Comments + strings.ReplaceAll(o.Footer, "\n", "\n"+o.Comments) + o.Newline
-	}
+	header, footer := o.commented(o.Header), o.commented(o.Footer)
 	threads := opt.threads()
-	if rows*ncol < 4096 {
+	if rows*t.ncol < 4096 {
 		threads = 1
 	}
 	chunks := threads * 4
-	perRound := max(1, chunks*(256<<10)/max(1, ncol*26))
+	perRound := max(1, chunks*(256<<10)/max(1, t.ncol*26))
 	bufs := make([][]byte, chunks)
 	errs := make([]error, chunks)
 	// round formats rows r0..r1 into bufs, and returns the first error.
 	round := func(r0, r1 int) error {
 		parallel(chunks, threads, func(lo, hi int) {
-			args := make([]PyValue, 0, 2*ncol)
+			args := make([]PyValue, 0, 2*t.ncol)
 			for c := lo; c < hi; c++ {
-				buf := bufs[c][:0]
-				for r := r0 + c*(r1-r0)/chunks; r < r0+(c+1)*(r1-r0)/chunks; r++ {
-					args = args[:0]
-					for k := 0; k < ncol; k++ {
-						off := (v.Offset + r*rowStep + k*colStep) * v.Elem
-						args = appendPyValues(args, v.Data[off:off+v.Elem], f)
-					}
-					start := len(buf)
-					var err error
-					if buf, err = pf.Append(buf, args); err != nil {
-						errs[c] = err
-						break
-					}
-					buf = append(buf, o.Newline...)
-					if complexX {
-						buf = append(buf[:start], bytes.ReplaceAll(buf[start:], []byte("+-"), []byte("-"))...)
-					}
-				}
-				bufs[c] = buf
+				bufs[c], args, errs[c] = t.appendRows(bufs[c][:0], args, r0+c*(r1-r0)/chunks, r0+(c+1)*(r1-r0)/chunks)
 			}
 		})
 		for _, e := range errs {
@@ -111,7 +75,7 @@ func (o SaveTxt) Write(w io.Writer, v View, f dtype.Dtype, opt Options) error {
 		}
 		return nil
 	}
-	if pf.convertsToInt() && (f.Kind == 'f' || f.Kind == 'c') && rows > perRound {
+	if t.pf.convertsToInt() && (f.Kind == 'f' || f.Kind == 'c') && rows > perRound {
 		for r0 := 0; r0 < rows; r0 += perRound {
 			if err := round(r0, min(rows, r0+perRound)); err != nil {
 				return err
@@ -135,6 +99,72 @@ func (o SaveTxt) Write(w io.Writer, v View, f dtype.Dtype, opt Options) error {
 	}
 	_, err = io.WriteString(w, footer)
 	return err
+}
+
+// rowFormat returns the %-format of a whole row of ncol columns: o.Fmt
+// repeated with the delimiter when it has one conversion (for complex
+// numbers, " (fmt+fmtj)"), else o.Fmt itself, which must then have one
+// conversion per column (two for complex numbers).
+func (o SaveTxt) rowFormat(ncol int, complexX bool) (string, error) {
+	switch n := strings.Count(o.Fmt, "%"); {
+	case n == 1:
+		one := o.Fmt
+		if complexX {
+			one = " (" + o.Fmt + "+" + o.Fmt + "j)"
+		}
+		cols := make([]string, ncol)
+		for k := range cols {
+			cols[k] = one
+		}
+		return strings.Join(cols, o.Delimiter), nil
+	case complexX && n != 2*ncol, !complexX && n != ncol:
+		return "", fmt.Errorf("fmt has wrong number of %% formats:  %s", o.Fmt)
+	}
+	return o.Fmt, nil
+}
+
+// commented returns text with o.Comments before each of its lines and
+// o.Newline after it, as np.savetxt writes a header or footer; "" for "".
+func (o SaveTxt) commented(text string) string {
+	if text == "" {
+		return ""
+	}
+	return o.Comments + strings.ReplaceAll(text, "\n", "\n"+o.Comments) + o.Newline
+}
+
+// textRows formats the rows of a 1-D or 2-D view (a 1-D view is one
+// column) with a whole-row %-format.
+type textRows struct {
+	v                      View
+	f                      dtype.Dtype
+	pf                     PyFormat
+	newline                string
+	ncol, rowStep, colStep int
+}
+
+// appendRows appends rows r0 to r1-1 to buf, each followed by the newline,
+// and returns buf, args (scratch for one row's values, grown as needed)
+// and the first formatting error, at which it stops. In a row of complex
+// numbers every "+-" becomes "-", as NumPy does.
+func (t *textRows) appendRows(buf []byte, args []PyValue, r0, r1 int) ([]byte, []PyValue, error) {
+	v := t.v
+	for r := r0; r < r1; r++ {
+		args = args[:0]
+		for k := 0; k < t.ncol; k++ {
+			off := (v.Offset + r*t.rowStep + k*t.colStep) * v.Elem
+			args = appendPyValues(args, v.Data[off:off+v.Elem], t.f)
+		}
+		start := len(buf)
+		var err error
+		if buf, err = t.pf.Append(buf, args); err != nil {
+			return buf, args, err
+		}
+		buf = append(buf, t.newline...)
+		if t.f.Kind == 'c' {
+			buf = append(buf[:start], bytes.ReplaceAll(buf[start:], []byte("+-"), []byte("-"))...)
+		}
+	}
+	return buf, args, nil
 }
 
 // appendPyValues appends the %-format arguments of one element: one, or

@@ -129,39 +129,50 @@ func foldFloats[F float32 | float64](st *moments, xs []F, m2 bool) {
 	// this batch leaves them to the integer folds.
 	b := moments{lo: lo, hi: hi, nan: nan, zr: zr, ilo: math.MaxInt64, ihi: math.MinInt64, ulo: math.MaxUint64}
 	b.has = len(xs) > b.nan
-	n := len(xs) - b.nan
+	n, sum := len(xs)-b.nan, s0+s1
 	if b.lo < -math.MaxFloat64 || b.hi > math.MaxFloat64 {
-		// Infinities: count them and leave them out of the sums.
-		s0, s1 = 0, 0
-		for _, x := range xs {
-			v := float64(x)
-			switch {
-			case v > math.MaxFloat64:
-				b.pos++
-			case v < -math.MaxFloat64:
-				b.neg++
-			case v == v:
-				s0 += v
-			}
-		}
+		b.pos, b.neg, sum = countInfs(xs)
 		n -= b.pos + b.neg
 	}
 	if n > 0 {
-		mean := (s0 + s1) / float64(n)
+		mean := sum / float64(n)
 		b.n, b.mean = n, mean
 		if m2 {
-			var c, q float64
-			for _, x := range xs {
-				if d := float64(x) - mean; d-d == 0 { // skips NaN and ±inf
-					c += d
-					q += d * d
-				}
-			}
+			c, q := deviations(xs, mean)
 			b.mean += c / float64(n)
 			b.m2 = max(0, q-c*c/float64(n))
 		}
 	}
 	st.merge(b)
+}
+
+// countInfs counts the infinities of xs and sums the finite values: the
+// sum of foldFloats' first pass, which counted the infinities in.
+func countInfs[F float32 | float64](xs []F) (pos, neg int, sum float64) {
+	for _, x := range xs {
+		v := float64(x)
+		switch {
+		case v > math.MaxFloat64:
+			pos++
+		case v < -math.MaxFloat64:
+			neg++
+		case v == v:
+			sum += v
+		}
+	}
+	return pos, neg, sum
+}
+
+// deviations is foldFloats' second pass: the sums of x - mean and of its
+// square over the finite values of xs.
+func deviations[F float32 | float64](xs []F, mean float64) (c, q float64) {
+	for _, x := range xs {
+		if d := float64(x) - mean; d-d == 0 { // skips NaN and ±inf
+			c += d
+			q += d * d
+		}
+	}
+	return c, q
 }
 
 // foldInts folds a batch of integers, exact for the extremes; the mean
