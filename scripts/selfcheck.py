@@ -13,7 +13,9 @@ its torch.load(weights_only=True) cannot read a float value in a checkpoint (1.1
 a description of the disagreement; either side may be the wrong one.
 """
 
+import ast
 import builtins
+import functools
 import io
 import os
 import subprocess
@@ -22,6 +24,28 @@ import threading
 import types
 import warnings
 from pathlib import Path
+
+
+# CPython before 3.13 keeps the AST constructor's recursion depth per interpreter, not per
+# thread (gh-106905): two threads parsing at once (compile, eval of a string, ast.literal_eval)
+# can fail with "SystemError: AST constructor recursion depth mismatch". The harnesses parse from
+# their worker threads (index literals, expressions, printed scripts), and one such failure
+# stopped a CI run, so in every process that imports this module each parse takes one lock.
+_PARSE_LOCK = threading.RLock()
+
+
+def _serialized(fn):
+    @functools.wraps(fn)
+    def locked(*args, **kwargs):
+        with _PARSE_LOCK:
+            return fn(*args, **kwargs)
+    return locked
+
+
+if sys.version_info < (3, 13) and not hasattr(builtins.compile, "__wrapped__"):
+    builtins.compile = _serialized(builtins.compile)
+    builtins.eval = _serialized(builtins.eval)
+    ast.parse = _serialized(ast.parse)
 
 
 def _script(strider, args, flag):
