@@ -27,9 +27,12 @@ import (
 //     contiguous uint32 loop gives other values;
 //   - complex to real: the real part; real to complex: a zero imaginary part.
 //
-// Each piece of src is copied to a native buffer, widened to one of four
-// intermediates (int64, uint64, float64, complex128, by the source kind) and
-// narrowed to the destination: one generic kernel per kind pair.
+// Each piece of src is read in place when it is contiguous, native and
+// aligned, else copied to a native buffer. Pairs where Go's conversion is
+// NumPy's cast go straight to the destination (directCast: one generic
+// kernel, instantiated per pair of part types); the rest are widened to one
+// of four intermediates (int64, uint64, float64, complex128, by the source
+// kind) and narrowed to the destination: one generic kernel per kind pair.
 func Cast(dst []byte, to dtype.Dtype, src View, from dtype.Dtype, opt Options) error {
 	if err := from.Check(); err != nil {
 		return err
