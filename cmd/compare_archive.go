@@ -33,26 +33,9 @@ type memberReport struct {
 // is given: two one-member archives stay two arrays. done is false when
 // the specs are not such a pair.
 func compareArchives(c *cli.Context, specA, specD string, tol ops.Tolerance, opt settings) (done bool, err error) {
-	arA, okA, errA := npy.OpenArchive(specA)
-	arD, okD, errD := npy.OpenArchive(specD)
-	if !okA || !okD {
-		if c.IsSet("member") {
-			return true, usagef("--member needs two archives (.npz, .safetensors, torch.save files or folders of .npy)")
-		}
-		return false, nil
-	}
-	switch {
-	case errA != nil:
-		return true, fmt.Errorf("%s: %w", specA, errA)
-	case errD != nil:
-		return true, fmt.Errorf("%s: %w", specD, errD)
-	}
-	if !byMember(c, arA, arD) {
-		return false, nil
-	}
-	names, err := memberNames(c, arA, arD, specA, specD)
-	if err != nil {
-		return true, err
+	arA, arD, names, done, err := archivePair(c, specA, specD)
+	if !done || err != nil {
+		return done, err
 	}
 	counts, err := reportMembers(c, arA, arD, names, tol, opt)
 	if err != nil {
@@ -69,6 +52,29 @@ func compareArchives(c *cli.Context, specA, specD string, tol ops.Tolerance, opt
 		return true, errDifferent
 	}
 	return true, nil
+}
+
+// archivePair opens specA and specD as archives when compare pairs their
+// members (done), and lists the members to compare; done is false when
+// the two are compared as arrays.
+func archivePair(c *cli.Context, specA, specD string) (arA, arD *npy.Archive, names []string, done bool, err error) {
+	arA, okA, errA := npy.OpenArchive(specA)
+	arD, okD, errD := npy.OpenArchive(specD)
+	switch {
+	case !okA || !okD:
+		if c.IsSet(memberFlag.Name) {
+			return nil, nil, nil, true, usagef("--member needs two archives (.npz, .safetensors, torch.save files or folders of .npy)")
+		}
+		return nil, nil, nil, false, nil
+	case errA != nil:
+		return nil, nil, nil, true, fmt.Errorf("%s: %w", specA, errA)
+	case errD != nil:
+		return nil, nil, nil, true, fmt.Errorf("%s: %w", specD, errD)
+	case !byMember(c, arA, arD):
+		return nil, nil, nil, false, nil
+	}
+	names, err = memberNames(c, arA, arD, specA, specD)
+	return arA, arD, names, true, err
 }
 
 // memberNames lists the members to compare, each once: A's in A's order,
@@ -191,4 +197,53 @@ func compareMember(c *cli.Context, specA, specD string, tol ops.Tolerance, opt s
 		err = compareClose(r, a, d, tol, o)
 	}
 	return r, err
+}
+
+// compareArchives adds, when compare's two specs are archives compared
+// member by member, the lines that compare each member the command would
+// compare, and returns done. The members are those strider lists (their
+// names are all it reads): NumPy has no call that pairs two archives' members.
+func (s *script) compareArchives(c *cli.Context) (done bool, err error) {
+	arA, arD, names, done, err := archivePair(c, c.Args().Get(0), c.Args().Get(1))
+	if !done || err != nil {
+		return done, err
+	}
+	s.importModule("numpy as np")
+	s.add("# two archives, compared member by member as strider lists them (A's order, then those")
+	s.add("# only in B): NumPy has no call that pairs two archives' members")
+	s.add("differ = []  # the members not equal, or on one side only")
+	inA, inD := setOf(arA.Names), setOf(arD.Names)
+	for _, name := range names {
+		if !inA[name] || !inD[name] {
+			side := "A"
+			if inD[name] {
+				side = "B"
+			}
+			s.add("differ.append(%s)  # only in %s", pyStr(name), side)
+			continue
+		}
+		x := s.load("x", arA.Spec(name))
+		y := s.load("y", arD.Spec(name))
+		if c.Bool("exact") {
+			s.add("if not (%s):", exactTest(x, y))
+			s.add("    differ.append(%s)", pyStr(name))
+			continue
+		}
+		s.add("try:")
+		s.add("    %s", allclose(c, x, y))
+		s.add("except AssertionError:")
+		s.add("    differ.append(%s)", pyStr(name))
+	}
+	s.add("# an AssertionError exits 1, as strider does when a member differs or is on one side only")
+	s.add("assert not differ, f'{len(differ)} of %d members not equal: {differ}'", len(names))
+	return true, nil
+}
+
+// setOf is the set of names.
+func setOf(names []string) map[string]bool {
+	m := make(map[string]bool, len(names))
+	for _, n := range names {
+		m[n] = true
+	}
+	return m
 }

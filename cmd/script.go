@@ -616,22 +616,31 @@ func (s *script) compare(c *cli.Context) error {
 	if c.NArg() != 2 {
 		return usagef("expected ACTUAL and DESIRED, got %d arguments (see strider compare --help)", c.NArg())
 	}
-	arA, okA, _ := npy.OpenArchive(c.Args().Get(0))
-	arD, okD, _ := npy.OpenArchive(c.Args().Get(1))
-	if okA && okD && arA != nil && arD != nil && byMember(c, arA, arD) {
-		return usagef("--as-numpy: a member-by-member comparison of two archives has no NumPy one-liner; compare members one at a time as FILE:NAME")
+	if done, err := s.compareArchives(c); done {
+		return err
 	}
 	x := s.load("x", c.Args().Get(0))
 	y := s.load("y", c.Args().Get(1))
 	if c.Bool("exact") {
 		s.add("# --exact: equal shape, dtype and bytes; an AssertionError exits 1, as strider does")
-		s.add("assert %s.shape == %s.shape and %s.dtype == %s.dtype and %s.tobytes() == %s.tobytes()", x, y, x, y, x, y)
+		s.add("assert %s, 'the arrays differ'", exactTest(x, y))
 		return nil
 	}
 	s.add("# an AssertionError exits 1, as strider does when the arrays differ")
-	s.add("np.testing.assert_allclose(%s, %s, rtol=%s, atol=%s, equal_nan=%s)", x, y,
-		strconv.FormatFloat(c.Float64("rtol"), 'g', -1, 64), strconv.FormatFloat(c.Float64("atol"), 'g', -1, 64), pyBool(c.Bool("equal-nan")))
+	s.add("%s", allclose(c, x, y))
 	return nil
+}
+
+// exactTest is compare --exact's test of arrays x and y in Python.
+func exactTest(x, y string) string {
+	return fmt.Sprintf("%s.shape == %s.shape and %s.dtype == %s.dtype and %s.tobytes() == %s.tobytes()", x, y, x, y, x, y)
+}
+
+// allclose is compare's assertion on arrays x and y with the command's
+// tolerances.
+func allclose(c *cli.Context, x, y string) string {
+	return fmt.Sprintf("np.testing.assert_allclose(%s, %s, rtol=%s, atol=%s, equal_nan=%s)", x, y,
+		strconv.FormatFloat(c.Float64("rtol"), 'g', -1, 64), strconv.FormatFloat(c.Float64("atol"), 'g', -1, 64), pyBool(c.Bool("equal-nan")))
 }
 
 func pyBool(b bool) string {

@@ -41,6 +41,7 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import gen_torch_testdata as gtt  # noqa: E402 - sibling module
+import selfcheck  # noqa: E402 - sibling module
 
 KINDS = ["npz", "safetensors", "pt", "folder"]
 DTYPES = ["<f4", "<f8", "<i4", "<i8", "|b1", "|u1", "<f2"]
@@ -165,7 +166,22 @@ def run(strider, cases=40, seed=0, verbose=False):
                 seen[s] = seen.get(s, 0) + 1
             one_each = len(a) == 1 and len(b) == 1 and "folder" not in kinds and not glob
             if one_each or (glob and not want):
-                skipped += 1  # two one-member archives are two arrays; an empty selection is exit 2
+                # Two one-member archives are two arrays (parity_compare checks that report):
+                # here the printed script must end as strider does. A selection of nothing is
+                # exit 2 naming the pattern, and --as-numpy refuses it too.
+                p = subprocess.run([strider, "compare"] + opts + [pa, pb], capture_output=True, text=True)
+                if one_each:
+                    why = selfcheck.check_verdict(strider, ["compare"] + opts + [pa, pb], p.returncode) \
+                        if p.returncode in (0, 1) else "exit %d: %s" % (p.returncode, p.stderr)
+                else:
+                    why = None if p.returncode == 2 and glob in p.stderr else \
+                        "exit %d, stderr %r" % (p.returncode, p.stderr)
+                    why = why or selfcheck.check_refused(strider, ["compare"] + opts + [pa, pb], None)
+                if why is None:
+                    passed += 1
+                else:
+                    failed += 1
+                    print("FAIL strider compare %s: %s" % (" ".join(shlex.quote(x) for x in opts + [pa, pb]), why))
                 continue
             args = ["compare", "--json"] + opts + [pa, pb]
             p = subprocess.run([strider] + args, capture_output=True, text=True)
@@ -189,6 +205,10 @@ def run(strider, cases=40, seed=0, verbose=False):
                 counts["only in A"], counts["only in B"])
             lines = p2.stdout.splitlines()
             ok = ok and p2.returncode == want_rc and lines and lines[-1] == summary and len(lines) == len(want) + 1
+            why = selfcheck.check_verdict(strider, ["compare"] + opts + [pa, pb], p2.returncode)
+            if why is not None:
+                ok = False
+                print("FAIL the printed script:", why)
             if ok:
                 passed += 1
                 if verbose:
