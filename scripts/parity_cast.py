@@ -105,7 +105,7 @@ def make_case(rng, i, keep):
     spelled = gt.token_dtype(dst).str if rng.random() < 0.5 else gt.token_dtype(dst).newbyteorder("=").name
     if gt.token_dtype(dst).byteorder == ">":
         spelled = gt.token_dtype(dst).str
-    return path, spelled, rule, i % 3
+    return path, spelled, rule
 
 
 def reference(a, dst, rule):
@@ -122,7 +122,7 @@ def reference(a, dst, rule):
 
 
 def run_case(strider, case, tmp_root):
-    path, dst, rule, sample = case
+    path, dst, rule = case
     want = reference(np.load(path), dst, rule)
     with tempfile.TemporaryDirectory(dir=tmp_root) as tmp:
         out = os.path.join(tmp, "out.npy")
@@ -141,7 +141,7 @@ def run_case(strider, case, tmp_root):
             bad = [k for k in range(len(a)) if g[k:k + 1].tobytes() != w[k:k + 1].tobytes()][:3]
             detail = "; ".join(f"{a[k]!r} -> {g[k]!r}, NumPy {w[k]!r}" for k in bad)
             return argv, f"output differs from a.astype({dst!r}, casting={rule!r}): {detail}"
-        return argv, selfcheck.check(strider, args, None, out, False, got) if sample == 0 else None
+        return argv, selfcheck.check(strider, args, None, out, False, got)
 
 
 def run(strider, cases=700, seed=0, verbose=False, workers=3):

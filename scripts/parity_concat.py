@@ -80,11 +80,11 @@ def make_case(rng, i, keep):
         tokens.append(token)
     if refuse and rng.random() < 0.3:
         axis = 7 if axis is not None else axis
-    return stack, paths, axis, tokens, i % 12
+    return stack, paths, axis, tokens
 
 
 def run_case(strider, case, tmp_root):
-    stack, paths, axis, tokens, sample = case
+    stack, paths, axis, tokens = case
     xs = [np.load(p) for p in paths]
     try:
         want = npy(np.stack(xs, axis=axis) if stack else np.concatenate(xs, axis=axis))
@@ -104,8 +104,8 @@ def run_case(strider, case, tmp_root):
         got = Path(out).read_bytes()
         if got != want:
             return argv, f"output differs from np.{'stack' if stack else 'concatenate'} ({tokens}, axis {axis})"
-        why = selfcheck.check(strider, args, None, out, False, got) if sample % 3 == 0 else None
-        if why is None and sample == 0:
+        why = selfcheck.check(strider, args, None, out, False, got)
+        if why is None:  # "skip": a dtype torch 1.13 lacks (uint16/32/64)
             why = selfcheck.check(strider, args, None, out, False, got, lib="torch")
             why = None if why == "skip" else why
         return argv, why

@@ -97,11 +97,11 @@ def make_case(rng, i, keep):
     elif new and rng.random() < 0.5:
         new[rng.randrange(len(new))] = -2 if rng.random() < 0.1 else -1
     order = "F" if i % 2 else "C"
-    return path, new, spell(rng, new), order, refuse, i % 12
+    return path, new, spell(rng, new), order, refuse
 
 
 def run_case(strider, case, tmp_root):
-    path, new, spelled, order, refuse, sample = case
+    path, new, spelled, order, refuse = case
     a = np.load(path)
     try:
         want = npy(np.reshape(a, tuple(new), order=order))
@@ -122,8 +122,8 @@ def run_case(strider, case, tmp_root):
         got = Path(out).read_bytes()
         if got != want:
             return argv, f"output differs from np.save(np.reshape(a, {tuple(new)}, order={order!r}))"
-        why = selfcheck.check(strider, args, None, out, False, got) if sample % 3 == 0 else None
-        if why is None and sample == 0:
+        why = selfcheck.check(strider, args, None, out, False, got)
+        if why is None:  # "skip": a dtype torch 1.13 lacks (uint16/32/64)
             why = selfcheck.check(strider, args, None, out, False, got, lib="torch")
             if why == "skip":
                 why = None
