@@ -42,6 +42,17 @@ var scriptCases = []struct {
 	{"stats", []string{"stats", "x.npy", "::2", "--as-numpy"}},
 	{"safetensors", []string{"transpose", "testdata/torch/dtypes.safetensors:x_bf16", "-o", "out.npy", "--as-numpy"}},
 	{"torch_save", []string{"sort", "testdata/torch/nested.pt:model.0.weight", "-o", "s.npy", "--as-torch"}},
+	{"reshape_f", []string{"reshape", "x.npy", "(2, -1)", "--order", "F", "-o", "r.npy", "--as-numpy"}},
+	{"reshape_torch", []string{"reshape", "testdata/archive.npz:a", "3,-1", "-o", "r.npy", "--as-torch"}},
+	{"cast", []string{"cast", "x.npy", "--dtype", ">f4", "--casting", "same_kind", "-o", "c.npy", "--as-numpy"}},
+	{"concat_none", []string{"concat", "a.npy", "testdata/archive.npz:b", "-", "--axis", "none", "-o", "c.npy", "--as-numpy"}},
+	{"concat_torch", []string{"concat", "a.npy", "b.npy", "--axis", "-1", "-o", "c.npy", "--as-torch"}},
+	{"stack", []string{"stack", "a.npy", "b.npy", "--axis", "-1", "-o", "s.npy", "--as-numpy"}},
+	{"stack_torch", []string{"stack", "a.npy", "b.npy", "-o", "s.npy", "--as-torch"}},
+	{"unique_consecutive", []string{"unique-consecutive", "x.npy", "--inverse", "inv.npy", "--counts", "cnt.npy", "-o", "u.npy", "--as-numpy"}},
+	{"unique_consecutive_torch", []string{"unique-consecutive", "x.npy", "--axis", "-1", "--counts", "cnt.npy", "-o", "u.npy", "--as-torch"}},
+	{"compare_archives", []string{"compare", "--member", "x_f[13]*", "testdata/torch/dtypes.safetensors", "testdata/torch/dtypes.safetensors", "--as-numpy"}},
+	{"compare_archives_exact", []string{"compare", "--exact", "testdata/archive.npz", "testdata/single.npz", "--as-numpy"}},
 	{"odd_paths", []string{"transpose", "it's\nodd\xff.npy", "-o", "out put.npy", "--as-numpy"}},
 }
 
@@ -98,7 +109,9 @@ func TestAsNumpyRefusals(t *testing.T) {
 		{"sort", "--nans", "middle", "x.npy", "--as-numpy"},
 		{"transpose", "x.npy", "--as-numpy", "--as-torch"},
 		{"compare", "a.npy", "b.npy", "--as-torch"},
-		{"compare", "testdata/torch/dtypes.safetensors", "testdata/torch/dtypes.safetensors", "--as-numpy"},
+		{"compare", "--member", "nothing*", "testdata/archive.npz", "testdata/single.npz", "--as-numpy"},
+		{"compare", "--member", "a", "testdata/archive.npz", "x.npy", "--as-numpy"},
+		{"cast", "x.npy", "--dtype", "f4", "--as-torch"},
 	} {
 		t.Run(args[0], func(t *testing.T) {
 			wantError(t, run(t, nil, args...), args[0])

@@ -1,0 +1,12 @@
+#!/usr/bin/env python3
+# the same as: strider stack a.npy b.npy --axis -1 -o s.npy
+import numpy as np
+
+a0 = np.load('a.npy')
+if a0.dtype.kind not in 'biufc' or a0.dtype.itemsize > (16 if a0.dtype.kind == 'c' else 8):
+    raise TypeError(f'strider computes on numeric dtypes only, not {a0.dtype}')
+a1 = np.load('b.npy')
+if a1.dtype.kind not in 'biufc' or a1.dtype.itemsize > (16 if a1.dtype.kind == 'c' else 8):
+    raise TypeError(f'strider computes on numeric dtypes only, not {a1.dtype}')
+r = np.stack([a0, a1], axis=-1)
+np.save('s.npy', np.ascontiguousarray(r) if r.ndim else r)  # C order; a 0-d result stays 0-d
