@@ -184,6 +184,8 @@ func (s *script) uniqueConsecutive(c *cli.Context) error {
 		s.add("u, inv, cnt = torch.unique_consecutive(t, return_inverse=True, return_counts=True, dim=%s)", dim)
 		s.add("r, inv, cnt = %s, inv.numpy(), cnt.numpy()", fromTorch("u", a))
 	} else {
+		s.add("# NumPy has no unique_consecutive: a run starts where an element (a slice along axis)")
+		s.add("# differs from the one before it; NaNs differ from each other, as in torch")
 		s.add("axis = %s", dim)
 		s.add("if axis is None:")
 		s.add("    rows = %s.reshape(-1, 1)", a)

@@ -5,6 +5,8 @@ import numpy as np
 a = np.load('x.npy')
 if a.dtype.kind not in 'biufc' or a.dtype.itemsize > (16 if a.dtype.kind == 'c' else 8):
     raise TypeError(f'strider computes on numeric dtypes only, not {a.dtype}')
+# NumPy has no unique_consecutive: a run starts where an element (a slice along axis)
+# differs from the one before it; NaNs differ from each other, as in torch
 axis = None
 if axis is None:
     rows = a.reshape(-1, 1)
