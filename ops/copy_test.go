@@ -196,6 +196,12 @@ func TestPlanShapes(t *testing.T) {
 	if p.kernel != kernelStrided || p.rows.src != 4 || p.rb != tileEdge(4) || len(p.outer) != 0 {
 		t.Fatalf("plan for 2-D transpose: %+v", p)
 	}
+	// A source whose row step is a multiple of 4 KiB tiles narrow.
+	v = Contiguous(4, []int{100, 1024}, make([]byte, 100*1024*4)).Permute([]int{1, 0})
+	p = makePlan(Contiguous(v.Elem, v.Shape, make([]byte, 100*1024*4)), v)
+	if p.kernel != kernelStrided || p.rb != narrowTile[0] || p.cb != narrowTile[1] {
+		t.Fatalf("plan for a 4 KiB row step: %+v", p)
+	}
 	// (N, M, 2) float32 with the first two axes swapped: the 8-byte pairs
 	// become one element.
 	v = Contiguous(4, []int{50, 60, 2}, make([]byte, 50*60*2*4)).Permute([]int{1, 0, 2})
@@ -279,6 +285,67 @@ func TestTiledTransposeEdges(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestAliasedTransposeEdges: sources whose row step is a multiple of 4 KiB
+// take the narrow tile (see aliasPeriod); ragged edges on both axes, a
+// sliced source, and a reversed one (negative steps), for every element
+// size, against the naive odometer.
+func TestAliasedTransposeEdges(t *testing.T) {
+	t.Parallel()
+	eager := eagerTuning()
+	for _, elem := range []int{1, 2, 4, 8, 16, 3} {
+		cols := aliasPeriod / elem
+		if elem == 3 {
+			cols = aliasPeriod
+		}
+		n := 37 * cols * elem
+		data := make([]byte, n)
+		for i := range data {
+			data[i] = byte(i*31 + i>>8)
+		}
+		base := Contiguous(elem, []int{37, cols}, data)
+		views := map[string]View{
+			"T":         base.Permute([]int{1, 0}),
+			"sliced":    sliceView(base, 1, 3, cols-2).Permute([]int{1, 0}),
+			"reversed":  reverseAxis(sliceView(base, 1, 0, cols-5), 0).Permute([]int{1, 0}),
+			"batch021":  Contiguous(elem, []int{2, 17, cols / 2}, data[:2*17*cols/2*elem]).Permute([]int{0, 2, 1}),
+			"reversed1": reverseAxis(base, 1).Permute([]int{1, 0}),
+		}
+		for name, v := range views {
+			t.Run(fmt.Sprintf("e%d/%s", elem, name), func(t *testing.T) {
+				m := v.Count() * elem
+				want := make([]byte, m)
+				if err := CopyNaive(want, v); err != nil {
+					t.Fatal(err)
+				}
+				buf, got := guarded(m)
+				if err := Copy(got, v, Options{tune: eager, Threads: 3}); err != nil {
+					t.Fatal(err)
+				}
+				checkGuards(t, buf, m)
+				if !bytes.Equal(got, want) {
+					t.Fatal("tiled copy differs from the naive odometer")
+				}
+			})
+		}
+	}
+}
+
+// sliceView is v[..., lo:hi, ...] along axis.
+func sliceView(v View, axis, lo, hi int) View {
+	v.Shape = append([]int(nil), v.Shape...)
+	v.Offset += lo * v.Strides[axis]
+	v.Shape[axis] = hi - lo
+	return v
+}
+
+// reverseAxis is v[..., ::-1, ...] along axis.
+func reverseAxis(v View, axis int) View {
+	v.Strides = append([]int(nil), v.Strides...)
+	v.Offset += (v.Shape[axis] - 1) * v.Strides[axis]
+	v.Strides[axis] = -v.Strides[axis]
+	return v
 }
 
 // readerAt is ReadRuns reading through r, as cmd's pread path does.
