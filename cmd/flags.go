@@ -213,10 +213,14 @@ const streamPiece = 256 << 20
 // of ops and cuda do so as they go.
 type filler func(dst []byte, opt ops.Options) error
 
-// piecer computes a result for a stream a piece at a time in C order: it
-// fills buf, or a prefix of it, and passes that to emit, until the result
-// is whole, advancing opt.Done as a filler does.
-type piecer func(buf []byte, opt ops.Options, emit func([]byte) error) error
+// piecer computes a result a piece at a time in C order: it fills buf, or
+// a prefix of it, and passes that to emit, which hands back the buffer of
+// the same size to fill next (emit may still be writing the piece it was
+// given), until the result is whole, advancing opt.Done as a filler does.
+type piecer func(buf []byte, opt ops.Options, emit emitter) error
+
+// emitter takes a computed piece and returns the buffer for the next one.
+type emitter func(piece []byte) (next []byte, err error)
 
 // result is how a command computes its result: whole, and, where it can,
 // in pieces.
@@ -238,14 +242,15 @@ func viewPieces(v ops.View, opt settings, copyPiece func(dst []byte, p ops.View,
 			prefetch()
 			return copyPiece(dst, v, o)
 		},
-		pieces: func(buf []byte, o ops.Options, emit func([]byte) error) error {
+		pieces: func(buf []byte, o ops.Options, emit emitter) error {
 			prefetch()
 			for p := range v.Pieces(len(buf)) {
 				b := buf[:p.Count()*p.Elem]
 				if err := copyPiece(b, p, o); err != nil {
 					return err
 				}
-				if err := emit(b); err != nil {
+				var err error
+				if buf, err = emit(b); err != nil {
 					return err
 				}
 			}
@@ -303,7 +308,7 @@ func writeOutput(c *cli.Context, opt settings, d dtype.Dtype, shape []int, fortr
 	if out.Streaming() {
 		total := int64(ops.Count(shape)) * int64(d.Size)
 		stop := startProgress(c, total, &done)
-		err = r.pieces(make([]byte, min(total, streamPiece)), run, out.WritePiece)
+		err = writePieces(out, r.pieces, total, run)
 		stop()
 	} else {
 		stop := startProgress(c, int64(len(out.Data)), &done)
@@ -314,6 +319,74 @@ func writeOutput(c *cli.Context, opt settings, d dtype.Dtype, shape []int, fortr
 		return err
 	}
 	return out.Commit()
+}
+
+// directPiece is the piece a direct file output is computed and written in:
+// two of them (one being written while the next is computed) stay in the
+// L3 cache. STRIDER_DIRECT_PIECE=N in the environment sets it to N bytes
+// (the tests make pieces of a few elements, to run the hand-over between
+// the two buffers on small arrays).
+var directPiece = envInt("STRIDER_DIRECT_PIECE", 4<<20) // at least 64 (writePieces)
+
+// envInt is the positive integer in environment variable name, or def.
+func envInt(name string, def int64) int64 {
+	if v, err := strconv.ParseInt(os.Getenv(name), 10, 64); err == nil && v > 0 {
+		return v
+	}
+	return def
+}
+
+// writePieces computes the result with pieces into out, a streaming
+// output. A stream gets pieces of at most streamPiece bytes, each written
+// before the next is computed. A direct file output gets directPiece
+// bytes at a time from two buffers: each piece is written on another
+// goroutine while the next is computed.
+func writePieces(out *npy.Output, pieces piecer, total int64, run ops.Options) error {
+	if !out.Direct() {
+		buf := make([]byte, min(total, streamPiece))
+		return pieces(buf, run, func(b []byte) ([]byte, error) { return buf, out.WritePiece(b) })
+	}
+	w := pieceWriter{out: out}
+	for k := range w.bufs {
+		w.bufs[k] = make([]byte, min(total, max(directPiece, 64)))
+	}
+	err := pieces(w.bufs[0], run, w.emit)
+	if werr := w.wait(); err == nil {
+		err = werr
+	}
+	return err
+}
+
+// pieceWriter writes a direct output's pieces, one at a time, on another
+// goroutine, from two buffers taken in turn.
+type pieceWriter struct {
+	out    *npy.Output
+	bufs   [2][]byte
+	flight chan error // the write in progress; nil when none
+}
+
+// emit waits for the previous piece's write, starts writing piece, and
+// returns the buffer piece is not in.
+func (w *pieceWriter) emit(piece []byte) ([]byte, error) {
+	if err := w.wait(); err != nil {
+		return nil, err
+	}
+	w.flight = make(chan error, 1)
+	go func(ch chan<- error) { ch <- w.out.WritePiece(piece) }(w.flight)
+	if len(piece) > 0 && &piece[0] == &w.bufs[0][0] {
+		return w.bufs[1], nil
+	}
+	return w.bufs[0], nil
+}
+
+// wait waits for the write in progress, if any, and returns its error.
+func (w *pieceWriter) wait() error {
+	if w.flight == nil {
+		return nil
+	}
+	err := <-w.flight
+	w.flight = nil
+	return err
 }
 
 // outputPath applies the default-output rule: standard output unless it is

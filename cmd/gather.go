@@ -129,7 +129,7 @@ func runGather(c *cli.Context) error {
 // C order, that fill computes for parts lo..hi-1: as many whole parts per
 // piece as the buffer holds (at least one).
 func indexPieces(n, size int, fill func(dst []byte, lo, hi int, o ops.Options) error) piecer {
-	return func(buf []byte, o ops.Options, emit func([]byte) error) error {
+	return func(buf []byte, o ops.Options, emit emitter) error {
 		if n == 0 || size == 0 {
 			return nil // an empty result: the header alone
 		}
@@ -143,7 +143,8 @@ func indexPieces(n, size int, fill func(dst []byte, lo, hi int, o ops.Options) e
 			if err := fill(b, lo, hi, o); err != nil {
 				return err
 			}
-			if err := emit(b); err != nil {
+			var err error
+			if buf, err = emit(b); err != nil {
 				return err
 			}
 		}

@@ -78,7 +78,7 @@ func runTri(upper bool) cli.ActionFunc {
 			return opt.eng.Tri(dst, t, d.Size, o)
 		}}
 		if _, onCPU := opt.eng.(cpu); onCPU {
-			r.pieces = func(buf []byte, o ops.Options, emit func([]byte) error) error {
+			r.pieces = func(buf []byte, o ops.Options, emit emitter) error {
 				total := 2 * t.Len() * d.Size
 				step := len(buf) / d.Size * d.Size
 				for off := 0; off < total; off += step {
@@ -86,7 +86,8 @@ func runTri(upper bool) cli.ActionFunc {
 					if err := t.FillPart(b, off, d.Size, o); err != nil {
 						return err
 					}
-					if err := emit(b); err != nil {
+					var err error
+					if buf, err = emit(b); err != nil {
 						return err
 					}
 				}

@@ -369,3 +369,80 @@ func TestRemoveTempsConcurrentWithCreate(t *testing.T) {
 		}
 	}
 }
+
+// TestDirectPieces: a file output from directMin bytes on takes its data
+// from WritePiece, written to the temporary file after the header; the
+// target is replaced (its mode kept) only when every byte came, and an
+// output short of its data is refused and leaves the target as it was.
+func TestDirectPieces(t *testing.T) {
+	defer func(m int64) { directMin = m }(directMin)
+	directMin = 64
+	dir := t.TempDir()
+	path := filepath.Join(dir, "x.npy")
+	if err := os.WriteFile(path, []byte("old contents"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	d := dtype.Dtype{Kind: 'f', Size: 4, Order: '<'}
+	data := make([]byte, 4*1000)
+	fill(data)
+	for _, short := range []bool{true, false} {
+		o, err := CreatePieces(path, nil, d, []int{10, 100}, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !o.Direct() || !o.Streaming() || o.Data != nil {
+			t.Fatalf("a %d-byte file output from CreatePieces: Direct %v, Streaming %v, Data %d bytes", len(data), o.Direct(), o.Streaming(), len(o.Data))
+		}
+		end := len(data)
+		if short {
+			end -= 4
+		}
+		for at := 0; at < end; at += 1200 {
+			if err := o.WritePiece(data[at:min(at+1200, end)]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := o.WritePiece(data[:8]); !short && err == nil {
+			t.Fatal("a piece past the end was taken")
+		}
+		err = o.Commit()
+		if short {
+			if err == nil || !strings.Contains(err.Error(), "only") {
+				t.Fatalf("Commit of a short output: %v", err)
+			}
+			if b, _ := os.ReadFile(path); string(b) != "old contents" {
+				t.Fatalf("target changed to %q", b)
+			}
+			assertOnly(t, dir, "x.npy")
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := append(EncodeHeader(d, []int{10, 100}), data...)
+		if b, _ := os.ReadFile(path); !bytes.Equal(b, want) {
+			t.Fatalf("file holds %d bytes, want the header and the pieces (%d bytes)", len(b), len(want))
+		}
+		if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o640 {
+			t.Fatalf("mode %v, want 0640 kept", fi.Mode().Perm())
+		}
+		assertOnly(t, dir, "x.npy")
+	}
+	// Below directMin, and for Create, the output is mapped as before.
+	o, err := CreatePieces(filepath.Join(dir, "small.npy"), nil, d, []int{4}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Direct() || o.Streaming() || len(o.Data) != 16 {
+		t.Fatalf("a 16-byte output: Direct %v, Streaming %v, Data %d bytes", o.Direct(), o.Streaming(), len(o.Data))
+	}
+	o.Abort()
+	o, err = Create(filepath.Join(dir, "whole.npy"), nil, d, []int{1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Direct() || len(o.Data) != 4000 {
+		t.Fatalf("Create: Direct %v, Data %d bytes", o.Direct(), len(o.Data))
+	}
+	o.Abort()
+}
