@@ -10,7 +10,8 @@ import (
 )
 
 // TestDirectOutputs: with STRIDER_DIRECT_MIN=1 every file output that can
-// be computed in pieces is written piece by piece with write(2) (the path
+// be computed in pieces (transpose, slice, diagonal, gather, tri, reshape,
+// cast, concat, stack) is written piece by piece with write(2) (the path
 // outputs of 128 MiB and more take); its bytes must be those of the mapped
 // output, and nothing but the output is left in the folder. The parity
 // suite runs whole with the same setting in scripts/test.sh.
@@ -24,6 +25,12 @@ func TestDirectOutputs(t *testing.T) {
 		{"gather", "--index", "[2, 0, 2, 1]", "--axis", "1", "testdata/roundtrip_f4be_3x4_f.npy"},
 		{"gather", "--index", "1", "testdata/roundtrip_b1_3x4_c.npy"},
 		{"tril-indices", "300", "200", "--offset", "-3"},
+		{"cast", "--dtype", "c8", "testdata/roundtrip_i4be_3x4_f.npy"},
+		{"concat", "--axis", "1", "testdata/roundtrip_f4be_3x4_f.npy", "testdata/roundtrip_i2le_3x4_c.npy"},
+		{"concat", "--axis", "0", "testdata/roundtrip_u2be_3x4_c.npy", "testdata/roundtrip_u1_3x4_f.npy"},
+		{"stack", "--axis", "-1", "testdata/roundtrip_c8le_3x4_c.npy", "testdata/roundtrip_c16be_3x4_f.npy"},
+		{"stack", "testdata/roundtrip_i8be_3x4_f.npy", "testdata/roundtrip_i8le_3x4_c.npy"},
+		{"reshape", "--order", "F", "testdata/roundtrip_f8be_3x4_f.npy", "2,6"},
 		{"transpose", "testdata/roundtrip_f8le_0x3_c.npy"},
 		{"transpose", "testdata/roundtrip_f8le_scalar_c.npy"},
 	}

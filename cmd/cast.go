@@ -71,10 +71,10 @@ func runCast(c *cli.Context) error {
 		return usagef("cannot cast array data from dtype(%s) to dtype(%s) according to the rule %s",
 			pyStr(dtypeString(in.Dtype)), pyStr(dtypeString(to)), pyStr(rule))
 	}
-	return writeResult(c, opt, to, in.view.Shape, func(dst []byte, o ops.Options) error {
-		in.Prefetch()
-		return opt.eng.Cast(dst, to, in.view, in.Dtype, o)
-	})
+	opt.readAhead = in.Array
+	return writeOutput(c, opt, to, in.view.Shape, false, viewPieces(in.view, to.Size, opt, func(dst []byte, p ops.View, o ops.Options) error {
+		return opt.eng.Cast(dst, to, p, in.Dtype, o)
+	}))
 }
 
 // canCast is numpy.can_cast(from, to, rule) for the numeric dtypes.

@@ -162,7 +162,7 @@ func writeCopy(c *cli.Context, d dtype.Dtype, shape []int, fortran bool, v ops.V
 	copyPiece := func(dst []byte, p ops.View, o ops.Options) error {
 		return opt.eng.Copy(dst, p, o)
 	}
-	return writeOutput(c, opt, d, shape, fortran, viewPieces(v, opt, copyPiece))
+	return writeOutput(c, opt, d, shape, fortran, viewPieces(v, v.Elem, opt, copyPiece))
 }
 
 // writeSparse writes the view that view makes of the input, reading only
@@ -183,7 +183,7 @@ func writeSparse(c *cli.Context, spec string, opt settings, view func(ops.View) 
 	r := in.ReaderAt()
 	if _, onCPU := opt.eng.(cpu); onCPU && r != nil && ops.PreferReadAt(v) {
 		shape, v, fortran := opt.layout(v)
-		return writeOutput(c, opt, in.Dtype, shape, fortran, viewPieces(v, opt, func(dst []byte, p ops.View, o ops.Options) error {
+		return writeOutput(c, opt, in.Dtype, shape, fortran, viewPieces(v, v.Elem, opt, func(dst []byte, p ops.View, o ops.Options) error {
 			if err := copyAt(dst, p, r, in.NBytes(), o); err != nil {
 				return fmt.Errorf("%s: %w", displayName(spec), err)
 			}
@@ -229,9 +229,10 @@ type result struct {
 	pieces piecer // nil: a stream output holds the whole result
 }
 
-// viewPieces is the result of copying v with copyPiece, whole or in the
-// pieces ops.View.Pieces cuts. An input to read ahead is read in first.
-func viewPieces(v ops.View, opt settings, copyPiece func(dst []byte, p ops.View, o ops.Options) error) result {
+// viewPieces is the result of computing v's elements with copyPiece, size
+// bytes each (v.Elem for a copy), whole or in the pieces ops.View.Pieces
+// cuts. An input to read ahead is read in first.
+func viewPieces(v ops.View, size int, opt settings, copyPiece func(dst []byte, p ops.View, o ops.Options) error) result {
 	prefetch := func() {
 		if opt.readAhead != nil {
 			opt.readAhead.Prefetch()
@@ -244,8 +245,8 @@ func viewPieces(v ops.View, opt settings, copyPiece func(dst []byte, p ops.View,
 		},
 		pieces: func(buf []byte, o ops.Options, emit emitter) error {
 			prefetch()
-			for p := range v.Pieces(len(buf)) {
-				b := buf[:p.Count()*p.Elem]
+			for p := range v.Pieces(max(len(buf)/size, 1) * v.Elem) {
+				b := buf[:p.Count()*size]
 				if err := copyPiece(b, p, o); err != nil {
 					return err
 				}

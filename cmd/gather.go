@@ -136,9 +136,11 @@ func indexPieces(n, size int, fill func(dst []byte, lo, hi int, o ops.Options) e
 		step := max(len(buf)/size, 1)
 		for lo := 0; lo < n; lo += step {
 			hi := min(lo+step, n)
-			b := buf[:(hi-lo)*size]
-			if len(b) > len(buf) {
-				b = make([]byte, (hi-lo)*size) // one part larger than a piece
+			var b []byte
+			if need := (hi - lo) * size; need <= len(buf) {
+				b = buf[:need]
+			} else {
+				b = make([]byte, need) // one part larger than a piece
 			}
 			if err := fill(b, lo, hi, o); err != nil {
 				return err

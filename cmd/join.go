@@ -115,45 +115,75 @@ func runJoin(c *cli.Context, stack bool) error {
 		return err
 	}
 	dt := resultType(dtypes)
-	return writeResult(c, opt, dt, shape, func(dst []byte, o ops.Options) error {
+	// rows writes rows lo..hi-1 of the output (along its first axis) into
+	// dst, which holds just those rows: each input's share of them.
+	rows := func(dst []byte, lo, hi int, o ops.Options) error {
 		opt.Options = o
-		out := ops.Contiguous(dt.Size, shape, dst)
-		at := 0
+		out := ops.Contiguous(dt.Size, append([]int{hi - lo}, shape[1:]...), dst)
+		at := 0 // where input i starts along the joined axis
 		for i, in := range ins {
-			part := out.Select(axis, i)
-			if !stack {
-				part = out.Slab(axis, at, shapes[i][axis])
-				at += shapes[i][axis]
+			part, src, n := ops.View{}, in.view, 1
+			if !stack || flat {
+				n = shapes[i][axis]
 			}
-			if err := joinPart(part, in, dt, flat, opt); err != nil {
+			switch {
+			case flat || axis > 0 && !stack:
+				part = out.Slab(axis, at, n)
+			case axis > 0:
+				part = out.Select(axis, i)
+			}
+			if axis > 0 {
+				src = src.Slab(0, lo, hi-lo)
+			} else if !flat {
+				// The joined axis is the first: input i is output rows
+				// at..at+n-1, of which lo..hi-1 take a part.
+				a, b := max(at, lo), min(at+n, hi)
+				if a >= b {
+					at += n
+					continue
+				}
+				if stack {
+					part = out.Select(0, a-lo)
+				} else {
+					part, src = out.Slab(0, a-lo, b-a), src.Slab(0, a-at, b-a)
+				}
+			}
+			at += n
+			if err := joinPart(part, src, in.Dtype, dt, flat, opt); err != nil {
 				return fmt.Errorf("%s: %w", displayName(specs[i]), err)
 			}
 		}
 		return nil
-	})
+	}
+	r := result{whole: func(dst []byte, o ops.Options) error { return rows(dst, 0, shape[0], o) }}
+	if !flat {
+		// --axis none reads each input in C order whole: no pieces.
+		r.pieces = indexPieces(shape[0], ops.Count(shape[1:])*dt.Size, rows)
+	}
+	return writeOutput(c, opt, dt, shape, false, r)
 }
 
-// joinPart writes input in into part, a view of the output of dtype dt:
-// copied when in has dt, cast otherwise, by the engine, straight into part
-// when it is contiguous. A strided part is written by ops.CopyTo, from the
-// input itself on the CPU, else from the engine's contiguous result. With
-// flat, part is 1-d and in is read in C order.
-func joinPart(part ops.View, in input, dt dtype.Dtype, flat bool, opt settings) error {
-	src := in.view
+// joinPart writes src, an input of dtype from, into part, a view of the
+// output of dtype dt: copied when from is dt, cast otherwise, by the
+// engine, straight into part when it is contiguous. A strided part is
+// written by ops.CopyTo, from the input itself on the CPU, else from the
+// engine's contiguous result. With flat, part is 1-d and src is read in C
+// order.
+func joinPart(part, src ops.View, from, dt dtype.Dtype, flat bool, opt settings) error {
 	if src.Count() == 0 {
 		return nil // an empty part may start past the output's end
 	}
 	convert := func(b []byte, o ops.Options) error {
-		if in.Dtype == dt {
+		if from == dt {
 			return opt.eng.Copy(b, src, o)
 		}
-		return opt.eng.Cast(b, dt, src, in.Dtype, o)
+		return opt.eng.Cast(b, dt, src, from, o)
 	}
 	contiguous, _ := part.Contiguity()
 	if flat || contiguous {
 		return convert(part.Data[part.Offset*dt.Size:][:part.Count()*dt.Size], opt.Options)
 	}
-	if _, onCPU := opt.eng.(cpu); !onCPU || in.Dtype != dt {
+	if _, onCPU := opt.eng.(cpu); !onCPU || from != dt {
 		buf := make([]byte, src.Count()*dt.Size)
 		o := opt.Options
 		o.Done = nil // the progress counts the CopyTo below
