@@ -13,9 +13,12 @@ in C or Fortran order, shapes from 0-d to 3-d with empty axes; concat's inputs d
 axis; the axis is random, often negative, and `none` (flatten) for concat. The reference is
 np.save(np.ascontiguousarray(np.concatenate(xs, axis))) / np.stack. Refusals (about one case in
 ten: shapes that do not match, an axis out of range, 0-d inputs to concat): NumPy refuses too,
-strider exits 2 with one line and writes nothing, and the printed script fails. Every third
-passing case also runs the --as-numpy script (every twelfth the --as-torch one), which must write
-the same bytes.
+strider exits 2 with one line and writes nothing, and the printed script fails. Every passing
+case also runs the --as-numpy and --as-torch scripts, which must write the same bytes.
+
+One case in eight is concat --axis none of n-d arrays and 0-d arrays holding boundary values
+(127, 128, 255, -129, 2**63, 64999.9, 65000, 3.4e38, NaN, ±inf, complex ones): NumPy 1.24 types
+a 0-d input by its value there (numpy.min_scalar_type) when its kind is not above the arrays'.
 
 Output: a FAIL line per failure with the command to reproduce it, then
 "concat: N passed, N failed, N skipped". Exit status 0 when nothing failed, 1 otherwise.
@@ -44,7 +47,47 @@ def npy(arr):
     return b.getvalue()
 
 
+# 0-d values at the edges of numpy.min_scalar_type's answers.
+EDGE_INTS = [0, 1, 100, 127, 128, 200, 255, 256, 32767, 32768, 65535, 65536, 2**31 - 1, 2**31,
+             2**32, 2**63 - 1, 2**63, 2**64 - 1, -1, -128, -129, -32768, -32769, -2**31,
+             -2**31 - 1, -2**63]
+EDGE_FLOATS = [0.5, 64999.9, 65000.0, -65000.0, 1e5, 3e38, 3.4e38, float("nan"), float("inf"),
+               -float("inf"), -0.0]
+EDGE_COMPLEX = [1 + 1j, complex(float("nan"), 0), 7e4 + 0j, 1 + 1e300j, 3.5e38 + 0j]
+
+
+def edge_scalar(rng, token):
+    """A 0-d array of the token's dtype holding an edge value it can hold."""
+    dt = gt.token_dtype(token)
+    pool = {"b": [True, False], "u": EDGE_INTS, "i": EDGE_INTS, "f": EDGE_FLOATS, "c": EDGE_COMPLEX}[dt.kind]
+    for v in rng.sample(pool, len(pool)):
+        with np.errstate(all="ignore"):
+            if dt.kind in "ui" and not np.iinfo(dt).min <= v <= np.iinfo(dt).max:
+                continue
+            return np.array(v, dtype=dt)
+    return np.zeros((), dt)
+
+
+def make_value_case(rng, i, keep):
+    """concat --axis none of n-d arrays and 0-d arrays holding edge values."""
+    paths, tokens = [], []
+    for k in range(rng.randint(2, 4)):
+        token = rng.choice(gt.DTYPE_TOKENS)
+        if k == 0 or rng.random() < 0.5:
+            a = edge_scalar(rng, token)
+        else:
+            a = gt.random_values(gt.token_dtype(token), (rng.randint(0, 3),), np.random.default_rng(rng.randrange(2**32)))
+        path = os.path.join(keep, f"{i}_{k}_{token}.npy")
+        np.save(path, a)
+        paths.append(path)
+        tokens.append(token)
+    rng.shuffle(paths)
+    return False, paths, None, tokens
+
+
 def make_case(rng, i, keep):
+    if i % 8 == 7:
+        return make_value_case(rng, i, keep)
     stack = i % 2 == 1
     first = gt.DTYPE_TOKENS[(i // 2) % len(gt.DTYPE_TOKENS)]
     shape = list(SHAPES[(i // 2) % len(SHAPES)])
