@@ -157,10 +157,30 @@ func runJoin(c *cli.Context, stack bool) error {
 		}
 		return nil
 	}
-	r := result{whole: func(dst []byte, o ops.Options) error { return rows(dst, 0, shape[0], o) }}
-	if !flat {
-		// --axis none reads each input in C order whole: no pieces.
-		r.pieces = indexPieces(shape[0], ops.Count(shape[1:])*dt.Size, rows)
+	r := result{whole: func(dst []byte, o ops.Options) error { return rows(dst, 0, shape[0], o) },
+		pieces: indexPieces(shape[0], ops.Count(shape[1:])*dt.Size, rows)}
+	if axis == 0 {
+		// Joined along the first axis (or flat), the output is each input's
+		// elements in C order, one input after the other.
+		r.pieces = func(buf []byte, o ops.Options, emit emitter) error {
+			opt.Options = o
+			for i, in := range ins {
+				for p := range in.view.Pieces(max(len(buf)/dt.Size, 1) * in.view.Elem) {
+					b := buf[:p.Count()*dt.Size]
+					if len(b) == 0 {
+						continue
+					}
+					if err := joinPart(ops.Contiguous(dt.Size, p.Shape, b), p, in.Dtype, dt, true, opt); err != nil {
+						return fmt.Errorf("%s: %w", displayName(specs[i]), err)
+					}
+					var err error
+					if buf, err = emit(b); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		}
 	}
 	return writeOutput(c, opt, dt, shape, false, r)
 }

@@ -8,6 +8,12 @@ machine noise hits all of them alike. Wall and CPU time (user+sys) are both
 reported; on a shared machine the CPU ratio is the steadier one. Outputs are compared byte for byte
 before anything is timed.
 
+Before each timed run every output of the case is removed (untimed), so each command writes a
+new file: replacing the file a previous run left would add the kernel's teardown of its page
+cache (and a wait for its writeback, once the kernel has started it) to whichever command came
+next, and the dirty output of every earlier run would pile up until the kernel throttles the
+writers. Removing a file whose pages are still dirty drops them without writing them.
+
 Usage: bench.py --strider PATH [--runs N] [--work DIR] [--cases a,b] [--quick]
 (--runs 0 runs each command once and checks the outputs, timing nothing.)
 """
@@ -50,6 +56,15 @@ def run_once(argv, work, rss=False):
     if status != 0:
         raise RuntimeError(f"{shlex.join(argv)} failed (wait status {status})")
     return wall, usage.ru_utime + usage.ru_stime, None
+
+
+def clear_outputs(cmds):
+    """Removes every file the case's commands write (cp's is its last argument, cat's follows >)."""
+    for _, argv, outp in cmds:
+        target = outp or (argv[-1] if os.path.basename(argv[0]) == "cp" else
+                          argv[-1].rsplit("> ", 1)[-1] if argv[0] == "sh" and "> " in argv[-1] else None)
+        if target and os.path.exists(target):
+            os.unlink(target)
 
 
 def py(code):
@@ -276,6 +291,7 @@ def main():
         cpus = {label: [] for label, _, _ in cmds}
         for _ in range(args.runs):
             for label, argv, _ in cmds:
+                clear_outputs(cmds)
                 t, c, _ = run_once(argv, args.work)
                 times[label].append(t)
                 cpus[label].append(c)
