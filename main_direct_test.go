@@ -13,7 +13,10 @@ import (
 // be computed in pieces (transpose, slice, diagonal, gather, tri, reshape,
 // cast, concat, stack) is written piece by piece with write(2) (the path
 // outputs of 128 MiB and more take); its bytes must be those of the mapped
-// output, and nothing but the output is left in the folder. The parity
+// output, and nothing but the output is left in the folder. (A result whose
+// parts, rows of concat --axis 1 or gather, exceed the piece is mapped as
+// before: two cases, concat of 128-byte rows and gather of 192-byte ones,
+// check that path gives the same bytes too.) The parity
 // suite runs whole with the same setting in scripts/test.sh.
 func TestDirectOutputs(t *testing.T) {
 	cases := [][]string{
@@ -31,6 +34,8 @@ func TestDirectOutputs(t *testing.T) {
 		{"stack", "--axis", "-1", "testdata/roundtrip_c8le_3x4_c.npy", "testdata/roundtrip_c16be_3x4_f.npy"},
 		{"stack", "testdata/roundtrip_i8be_3x4_f.npy", "testdata/roundtrip_i8le_3x4_c.npy"},
 		{"reshape", "--order", "F", "testdata/roundtrip_f8be_3x4_f.npy", "2,6"},
+		{"concat", "--axis", "1", "testdata/roundtrip_f8be_3x4_f.npy", "testdata/roundtrip_f8le_3x4_c.npy", "testdata/roundtrip_c16le_3x4_c.npy"},
+		{"gather", "--index", "[1, 0, 1]", "--axis", "0", "testdata/roundtrip_c16be_2x3x4_f.npy"},
 		{"transpose", "testdata/roundtrip_f8le_0x3_c.npy"},
 		{"transpose", "testdata/roundtrip_f8le_scalar_c.npy"},
 	}

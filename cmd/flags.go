@@ -227,6 +227,7 @@ type emitter func(piece []byte) (next []byte, err error)
 type result struct {
 	whole  filler
 	pieces piecer // nil: a stream output holds the whole result
+	part   int    // the bytes of the largest part pieces emits whole (0: it cuts anywhere)
 }
 
 // viewPieces is the result of computing v's elements with copyPiece, size
@@ -291,9 +292,13 @@ func writeOutput(c *cli.Context, opt settings, d dtype.Dtype, shape []int, fortr
 	}
 	stdout := c.App.Writer
 	var out *npy.Output
+	_, onCPU := opt.eng.(cpu)
 	switch {
-	case r.pieces != nil:
-		out, err = npy.CreatePieces(path, stdout, d, shape, fortran)
+	case r.pieces != nil && int64(r.part) <= streamPiece:
+		// A file output is written in pieces only from the CPU, and when no
+		// part is larger than a piece: the GPU computes each piece as a
+		// program of its own, and a larger part would be held whole.
+		out, err = npy.CreatePieces(path, stdout, d, shape, fortran, onCPU && r.part <= directPiece)
 	case fortran:
 		out, err = npy.CreateFortran(path, stdout, d, shape)
 	default:
@@ -327,7 +332,7 @@ func writeOutput(c *cli.Context, opt settings, d dtype.Dtype, shape []int, fortr
 // L3 cache. STRIDER_DIRECT_PIECE=N in the environment sets it to N bytes
 // (the tests make pieces of a few elements, to run the hand-over between
 // the two buffers on small arrays).
-var directPiece = envInt("STRIDER_DIRECT_PIECE", 4<<20) // at least 64 (writePieces)
+var directPiece = int(envInt("STRIDER_DIRECT_PIECE", 4<<20)) // at least 64 (writePieces)
 
 // envInt is the positive integer in environment variable name, or def.
 func envInt(name string, def int64) int64 {
@@ -348,8 +353,9 @@ func writePieces(out *npy.Output, pieces piecer, total int64, run ops.Options) e
 		return pieces(buf, run, func(b []byte) ([]byte, error) { return buf, out.WritePiece(b) })
 	}
 	w := pieceWriter{out: out}
+	defer w.wait() // after a panic, too: nothing writes once the output is aborted
 	for k := range w.bufs {
-		w.bufs[k] = make([]byte, min(total, max(directPiece, 64)))
+		w.bufs[k] = make([]byte, min(total, int64(max(directPiece, 64))))
 	}
 	err := pieces(w.bufs[0], run, w.emit)
 	if werr := w.wait(); err == nil {

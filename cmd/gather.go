@@ -78,14 +78,13 @@ func runGather(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
-		return writeOutput(c, opt, in.Dtype, ix.shape, false, result{
-			whole: func(dst []byte, o ops.Options) error {
-				return opt.eng.TakeFlat(dst, v, idx, o)
-			},
-			pieces: indexPieces(len(idx), v.Elem, func(dst []byte, lo, hi int, o ops.Options) error {
-				return opt.eng.TakeFlat(dst, v, idx[lo:hi], o)
-			}),
+		r := result{whole: func(dst []byte, o ops.Options) error {
+			return opt.eng.TakeFlat(dst, v, idx, o)
+		}}
+		r.inParts(len(idx), v.Elem, func(dst []byte, lo, hi int, o ops.Options) error {
+			return opt.eng.TakeFlat(dst, v, idx[lo:hi], o)
 		})
+		return writeOutput(c, opt, in.Dtype, ix.shape, false, r)
 	}
 	a, err := axisValue(c)
 	if err != nil {
@@ -109,13 +108,13 @@ func runGather(c *cli.Context) error {
 	}}
 	if axis == 0 {
 		// A run of indices at a time: each takes whole rows.
-		r.pieces = indexPieces(len(idx), ops.Count(shape[len(ix.shape):])*v.Elem, func(dst []byte, lo, hi int, o ops.Options) error {
+		r.inParts(len(idx), ops.Count(shape[len(ix.shape):])*v.Elem, func(dst []byte, lo, hi int, o ops.Options) error {
 			return opt.eng.Take(dst, v, 0, idx[lo:hi], o)
 		})
 	} else {
 		// A run of the input's leading rows at a time, with every index.
 		row := ops.Count(shape[1:]) * v.Elem
-		r.pieces = indexPieces(v.Shape[0], row, func(dst []byte, lo, hi int, o ops.Options) error {
+		r.inParts(v.Shape[0], row, func(dst []byte, lo, hi int, o ops.Options) error {
 			sub := v
 			sub.Shape = append([]int{hi - lo}, v.Shape[1:]...)
 			sub.Offset += lo * v.Strides[0]
@@ -125,11 +124,14 @@ func runGather(c *cli.Context) error {
 	return writeOutput(c, opt, in.Dtype, shape, false, r)
 }
 
-// indexPieces is the piecer of a result of n parts of size bytes each, in
-// C order, that fill computes for parts lo..hi-1: as many whole parts per
-// piece as the buffer holds (at least one).
-func indexPieces(n, size int, fill func(dst []byte, lo, hi int, o ops.Options) error) piecer {
-	return func(buf []byte, o ops.Options, emit emitter) error {
+// inParts makes r's pieces those of a result of n parts of size bytes
+// each, in C order, that fill computes for parts lo..hi-1: as many whole
+// parts per piece as the buffer holds (at least one; r.part says how large
+// one is, so that writeOutput holds a result whose parts exceed a piece
+// whole, with the memory check that comes with it).
+func (r *result) inParts(n, size int, fill func(dst []byte, lo, hi int, o ops.Options) error) {
+	r.part = size
+	r.pieces = func(buf []byte, o ops.Options, emit emitter) error {
 		if n == 0 || size == 0 {
 			return nil // an empty result: the header alone
 		}

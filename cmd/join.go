@@ -157,11 +157,12 @@ func runJoin(c *cli.Context, stack bool) error {
 		}
 		return nil
 	}
-	r := result{whole: func(dst []byte, o ops.Options) error { return rows(dst, 0, shape[0], o) },
-		pieces: indexPieces(shape[0], ops.Count(shape[1:])*dt.Size, rows)}
+	r := result{whole: func(dst []byte, o ops.Options) error { return rows(dst, 0, shape[0], o) }}
+	r.inParts(shape[0], ops.Count(shape[1:])*dt.Size, rows)
 	if axis == 0 {
 		// Joined along the first axis (or flat), the output is each input's
 		// elements in C order, one input after the other.
+		r.part = 0
 		r.pieces = func(buf []byte, o ops.Options, emit emitter) error {
 			opt.Options = o
 			for i, in := range ins {

@@ -70,14 +70,14 @@ var temps = struct {
 // data region. A target that is a symbolic link is followed: the file it
 // names is the one replaced, and the link stays. Errors name path.
 func Create(path string, stdout io.Writer, d dtype.Dtype, shape []int) (*Output, error) {
-	return create(path, stdout, d, shape, EncodeHeader(d, shape), false)
+	return create(path, stdout, d, shape, EncodeHeader(d, shape), false, false)
 }
 
 // CreateFortran is Create for an array of the given shape written in
 // Fortran order, as numpy.save writes an F-contiguous array that is not
 // C-contiguous: the caller fills Data in Fortran order.
 func CreateFortran(path string, stdout io.Writer, d dtype.Dtype, shape []int) (*Output, error) {
-	return create(path, stdout, d, shape, EncodeFortranHeader(d, shape), false)
+	return create(path, stdout, d, shape, EncodeFortranHeader(d, shape), false, false)
 }
 
 // CreatePieces is Create for a result the caller can compute in pieces.
@@ -85,17 +85,19 @@ func CreateFortran(path string, stdout io.Writer, d dtype.Dtype, shape []int) (*
 // is nil and Streaming reports true: the caller writes the data in C order
 // with WritePiece, a bounded piece at a time, then calls Commit, so the
 // result is never held whole in memory. A file output is as from Create,
-// except that from 128 MiB on (directMin) it takes WritePiece too.
-// With fortran, the header says Fortran order and the pieces come in it.
-func CreatePieces(path string, stdout io.Writer, d dtype.Dtype, shape []int, fortran bool) (*Output, error) {
+// except that with direct, from 128 MiB on (directMin), it takes WritePiece
+// too (Direct reports it): the caller passes direct when its pieces are
+// small and made on the CPU. With fortran, the header says Fortran order
+// and the pieces come in it.
+func CreatePieces(path string, stdout io.Writer, d dtype.Dtype, shape []int, fortran, direct bool) (*Output, error) {
 	header := EncodeHeader(d, shape)
 	if fortran {
 		header = EncodeFortranHeader(d, shape)
 	}
-	return create(path, stdout, d, shape, header, true)
+	return create(path, stdout, d, shape, header, true, direct)
 }
 
-func create(path string, stdout io.Writer, d dtype.Dtype, shape []int, header []byte, pieces bool) (*Output, error) {
+func create(path string, stdout io.Writer, d dtype.Dtype, shape []int, header []byte, pieces, direct bool) (*Output, error) {
 	if _, err := ParseDescr(d.Descr()); err != nil {
 		return nil, fmt.Errorf("cannot create %s: %w", path, err)
 	}
@@ -106,7 +108,7 @@ func create(path string, stdout io.Writer, d dtype.Dtype, shape []int, header []
 	if !ok || nbytes > int64(maxInt-dataAlign) {
 		return nil, fmt.Errorf("cannot create %s: shape %s of %d-byte elements is negative or too large", path, pylit.ShapeString(shape), d.Size)
 	}
-	return createBytes(path, stdout, header, nbytes, pieces)
+	return createBytes(path, stdout, header, nbytes, pieces, direct)
 }
 
 // CreateRaw prepares an output of nbytes bytes with no .npy header (a text
@@ -115,7 +117,7 @@ func CreateRaw(path string, stdout io.Writer, nbytes int64) (*Output, error) {
 	if nbytes < 0 || nbytes > int64(maxInt-dataAlign) {
 		return nil, fmt.Errorf("cannot create %s: %d bytes is negative or too large", path, nbytes)
 	}
-	return createBytes(path, stdout, []byte{}, nbytes, false)
+	return createBytes(path, stdout, []byte{}, nbytes, false, false)
 }
 
 // Write appends p to an output made by CreateRaw with 0 bytes, for text
@@ -141,7 +143,7 @@ func (o *Output) Write(p []byte) (int, error) {
 }
 
 // createBytes is Create once the header is encoded and the size checked.
-func createBytes(path string, stdout io.Writer, header []byte, nbytes int64, pieces bool) (*Output, error) {
+func createBytes(path string, stdout io.Writer, header []byte, nbytes int64, pieces, direct bool) (*Output, error) {
 	o := &Output{path: path, header: header, pieces: pieces}
 	total := int64(len(o.header)) + nbytes
 	if path == "-" {
@@ -206,7 +208,7 @@ func createBytes(path string, stdout io.Writer, header []byte, nbytes int64, pie
 		o.removeCreated()
 		return nil, err
 	}
-	if err := o.placeData(nbytes, total); err != nil {
+	if err := o.placeData(nbytes, total, pieces && direct); err != nil {
 		o.Abort()
 		return nil, err
 	}
@@ -283,7 +285,7 @@ func (o *Output) openTemp() error {
 // archive member (Commit writes the archive); else after the header it
 // writes to the temporary file, mapped from the file when total bytes
 // could be reserved on disk, else in memory.
-func (o *Output) placeData(nbytes, total int64) error {
+func (o *Output) placeData(nbytes, total int64, direct bool) error {
 	if o.member != "" {
 		// The member is computed in memory; Commit writes the archive.
 		if err := checkHeadroom("the result before it is added to "+o.path, nbytes); err != nil {
@@ -300,10 +302,11 @@ func (o *Output) placeData(nbytes, total int64) error {
 		return nil
 	}
 	err := reserve(o.f, 0, total, true)
-	if o.pieces && nbytes >= directMin && (err == nil || errors.Is(err, errNoReserve)) {
+	if direct && nbytes >= directMin && (err == nil || errors.Is(err, errNoReserve)) {
+		o.direct = true
 		// Written by WritePiece, after the header: a full disk without a
 		// reservation fails there, as an error rather than a fault.
-		o.direct, o.written, o.total = true, int64(len(o.header)), total
+		o.written, o.total = int64(len(o.header)), total
 		return nil
 	}
 	switch {

@@ -386,7 +386,7 @@ func TestDirectPieces(t *testing.T) {
 	data := make([]byte, 4*1000)
 	fill(data)
 	for _, short := range []bool{true, false} {
-		o, err := CreatePieces(path, nil, d, []int{10, 100}, false)
+		o, err := CreatePieces(path, nil, d, []int{10, 100}, false, true)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -429,12 +429,31 @@ func TestDirectPieces(t *testing.T) {
 		assertOnly(t, dir, "x.npy")
 	}
 	// Below directMin, and for Create, the output is mapped as before.
-	o, err := CreatePieces(filepath.Join(dir, "small.npy"), nil, d, []int{4}, false)
+	o, err := CreatePieces(filepath.Join(dir, "small.npy"), nil, d, []int{4}, false, true)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if o.Direct() || o.Streaming() || len(o.Data) != 16 {
 		t.Fatalf("a 16-byte output: Direct %v, Streaming %v, Data %d bytes", o.Direct(), o.Streaming(), len(o.Data))
+	}
+	o.Abort()
+	// Without direct (pieces made on the GPU, or too large), the file is mapped.
+	o, err = CreatePieces(filepath.Join(dir, "mapped.npy"), nil, d, []int{1000}, false, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Direct() || o.Streaming() || len(o.Data) != 4000 {
+		t.Fatalf("CreatePieces without direct: Direct %v, Streaming %v, Data %d bytes", o.Direct(), o.Streaming(), len(o.Data))
+	}
+	o.Abort()
+	// A stream is never direct.
+	var sink bytes.Buffer
+	o, err = CreatePieces("-", &sink, d, []int{1000}, false, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Direct() || !o.Streaming() {
+		t.Fatalf("a stream output: Direct %v, Streaming %v", o.Direct(), o.Streaming())
 	}
 	o.Abort()
 	o, err = Create(filepath.Join(dir, "whole.npy"), nil, d, []int{1000})
