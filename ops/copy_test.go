@@ -270,18 +270,7 @@ func TestTiledTransposeEdges(t *testing.T) {
 			}
 			v := Contiguous(elem, shape, data).Permute(perm)
 			t.Run(fmt.Sprintf("e%d/%v/%v", elem, shape, perm), func(t *testing.T) {
-				want := make([]byte, n)
-				if err := CopyNaive(want, v); err != nil {
-					t.Fatal(err)
-				}
-				buf, got := guarded(n)
-				if err := Copy(got, v, Options{tune: eager, Threads: 3}); err != nil {
-					t.Fatal(err)
-				}
-				checkGuards(t, buf, n)
-				if !bytes.Equal(got, want) {
-					t.Fatal("tiled copy differs from the naive odometer")
-				}
+				checkTiledCopy(t, v, eager)
 			})
 		}
 	}
@@ -314,21 +303,28 @@ func TestAliasedTransposeEdges(t *testing.T) {
 		}
 		for name, v := range views {
 			t.Run(fmt.Sprintf("e%d/%s", elem, name), func(t *testing.T) {
-				m := v.Count() * elem
-				want := make([]byte, m)
-				if err := CopyNaive(want, v); err != nil {
-					t.Fatal(err)
-				}
-				buf, got := guarded(m)
-				if err := Copy(got, v, Options{tune: eager, Threads: 3}); err != nil {
-					t.Fatal(err)
-				}
-				checkGuards(t, buf, m)
-				if !bytes.Equal(got, want) {
-					t.Fatal("tiled copy differs from the naive odometer")
-				}
+				checkTiledCopy(t, v, eager)
 			})
 		}
+	}
+}
+
+// checkTiledCopy copies v on 3 threads with tuning tune into a guarded
+// buffer and compares it with the naive odometer's copy.
+func checkTiledCopy(t *testing.T, v View, tune *tuning) {
+	t.Helper()
+	m := v.Count() * v.Elem
+	want := make([]byte, m)
+	if err := CopyNaive(want, v); err != nil {
+		t.Fatal(err)
+	}
+	buf, got := guarded(m)
+	if err := Copy(got, v, Options{tune: tune, Threads: 3}); err != nil {
+		t.Fatal(err)
+	}
+	checkGuards(t, buf, m)
+	if !bytes.Equal(got, want) {
+		t.Fatal("tiled copy differs from the naive odometer")
 	}
 }
 
