@@ -193,8 +193,8 @@ if ! "$PYTHON" scripts/parity.py --strider "$bin/strider" --scale "$parity_scale
   exit 1
 fi
 
-step "parity of file outputs written piece by piece (STRIDER_DIRECT_MIN=1, 64-byte pieces: the path of outputs from 128 MiB on)"
-STRIDER_DIRECT_MIN=1 STRIDER_DIRECT_PIECE=64 "$PYTHON" scripts/parity.py --strider "$bin/strider" --scale 0.1 \
+step "parity of file outputs written piece by piece (STRIDER_DIRECT_MIN=1, 1 KiB pieces: the path of outputs from 128 MiB on)"
+STRIDER_DIRECT_MIN=1 STRIDER_DIRECT_PIECE=1024 "$PYTHON" scripts/parity.py --strider "$bin/strider" --scale 0.1 \
   --ops transpose,diagonal,gather,slice,tri,order,cast,concat
 
 step "benchmark smoke run (outputs must match NumPy's; nothing timed): its result"
