@@ -332,7 +332,7 @@ func writeOutput(c *cli.Context, opt settings, d dtype.Dtype, shape []int, fortr
 // L3 cache. STRIDER_DIRECT_PIECE=N in the environment sets it to N bytes
 // (the tests make pieces of a few elements, to run the hand-over between
 // the two buffers on small arrays).
-var directPiece = int(envInt("STRIDER_DIRECT_PIECE", 4<<20)) // at least 64 (writePieces)
+var directPiece = max(int(envInt("STRIDER_DIRECT_PIECE", 4<<20)), 64) // 64 holds any element
 
 // envInt is the positive integer in environment variable name, or def.
 func envInt(name string, def int64) int64 {
@@ -355,7 +355,7 @@ func writePieces(out *npy.Output, pieces piecer, total int64, run ops.Options) e
 	w := pieceWriter{out: out}
 	defer w.wait() // after a panic, too: nothing writes once the output is aborted
 	for k := range w.bufs {
-		w.bufs[k] = make([]byte, min(total, int64(max(directPiece, 64))))
+		w.bufs[k] = make([]byte, min(total, int64(directPiece)))
 	}
 	err := pieces(w.bufs[0], run, w.emit)
 	if werr := w.wait(); err == nil {
