@@ -116,74 +116,91 @@ func runJoin(c *cli.Context, stack bool) error {
 	if err != nil {
 		return err
 	}
-	dt := joinType(ins, dtypes)
-	// rows writes rows lo..hi-1 of the output (along its first axis) into
-	// dst, which holds just those rows: each input's share of them.
-	rows := func(dst []byte, lo, hi int, o ops.Options) error {
-		opt.Options = o
-		out := ops.Contiguous(dt.Size, append([]int{hi - lo}, shape[1:]...), dst)
-		at := 0 // where input i starts along the joined axis
-		for i, in := range ins {
-			part, src, n := ops.View{}, in.view, 1
-			if !stack || flat {
-				n = shapes[i][axis]
-			}
-			switch {
-			case flat || axis > 0 && !stack:
-				part = out.Slab(axis, at, n)
-			case axis > 0:
-				part = out.Select(axis, i)
-			}
-			if axis > 0 {
-				src = src.Slab(0, lo, hi-lo)
-			} else if !flat {
-				// The joined axis is the first: input i is output rows
-				// at..at+n-1, of which lo..hi-1 take a part.
-				a, b := max(at, lo), min(at+n, hi)
-				if a >= b {
-					at += n
-					continue
-				}
-				if stack {
-					part = out.Select(0, a-lo)
-				} else {
-					part, src = out.Slab(0, a-lo, b-a), src.Slab(0, a-at, b-a)
-				}
-			}
-			at += n
-			if err := joinPart(part, src, in.Dtype, dt, flat, opt); err != nil {
-				return fmt.Errorf("%s: %w", displayName(specs[i]), err)
-			}
-		}
-		return nil
-	}
-	r := result{whole: func(dst []byte, o ops.Options) error { return rows(dst, 0, shape[0], o) }}
-	r.inParts(shape[0], ops.Count(shape[1:])*dt.Size, rows)
+	j := &join{ins: ins, specs: specs, shapes: shapes, shape: shape, axis: axis, stack: stack, flat: flat,
+		dt: joinType(ins, dtypes), opt: opt}
+	r := result{whole: func(dst []byte, o ops.Options) error { return j.rows(dst, 0, shape[0], o) }}
 	if axis == 0 {
-		// Joined along the first axis (or flat), the output is each input's
-		// elements in C order, one input after the other.
-		r.part = 0
-		r.pieces = func(buf []byte, o ops.Options, emit emitter) error {
-			opt.Options = o
-			for i, in := range ins {
-				for p := range in.view.Pieces(max(len(buf)/dt.Size, 1) * in.view.Elem) {
-					b := buf[:p.Count()*dt.Size]
-					if len(b) == 0 {
-						continue
-					}
-					if err := joinPart(ops.Contiguous(dt.Size, p.Shape, b), p, in.Dtype, dt, true, opt); err != nil {
-						return fmt.Errorf("%s: %w", displayName(specs[i]), err)
-					}
-					var err error
-					if buf, err = emit(b); err != nil {
-						return err
-					}
-				}
+		r.pieces = j.inputs
+	} else {
+		r.inParts(shape[0], ops.Count(shape[1:])*j.dt.Size, j.rows)
+	}
+	return writeOutput(c, opt, j.dt, shape, false, r)
+}
+
+// join is a concatenation or stacking of inputs into an output of shape
+// and dtype dt along axis (the output's; 0 with flat, concat's --axis none).
+type join struct {
+	ins         []input
+	specs       []string
+	shapes      [][]int // the inputs' shapes (flattened with flat)
+	shape       []int
+	axis        int
+	stack, flat bool
+	dt          dtype.Dtype
+	opt         settings
+}
+
+// rows writes rows lo..hi-1 of the output (along its first axis) into
+// dst, which holds just those rows: each input's share of them.
+func (j *join) rows(dst []byte, lo, hi int, o ops.Options) error {
+	j.opt.Options = o
+	out := ops.Contiguous(j.dt.Size, append([]int{hi - lo}, j.shape[1:]...), dst)
+	at := 0 // where input i starts along the joined axis
+	for i, in := range j.ins {
+		part, src, n := ops.View{}, in.view, 1
+		if !j.stack || j.flat {
+			n = j.shapes[i][j.axis]
+		}
+		switch {
+		case j.flat || j.axis > 0 && !j.stack:
+			part = out.Slab(j.axis, at, n)
+		case j.axis > 0:
+			part = out.Select(j.axis, i)
+		}
+		if j.axis > 0 {
+			src = src.Slab(0, lo, hi-lo)
+		} else if !j.flat {
+			// The joined axis is the first: input i is output rows
+			// at..at+n-1, of which lo..hi-1 take a part.
+			a, b := max(at, lo), min(at+n, hi)
+			if a >= b {
+				at += n
+				continue
 			}
-			return nil
+			if j.stack {
+				part = out.Select(0, a-lo)
+			} else {
+				part, src = out.Slab(0, a-lo, b-a), src.Slab(0, a-at, b-a)
+			}
+		}
+		at += n
+		if err := joinPart(part, src, in.Dtype, j.dt, j.flat, j.opt); err != nil {
+			return fmt.Errorf("%s: %w", displayName(j.specs[i]), err)
 		}
 	}
-	return writeOutput(c, opt, dt, shape, false, r)
+	return nil
+}
+
+// inputs is the piecer of a join along the first axis (or flat), whose
+// output is each input's elements in C order, one input after the other.
+func (j *join) inputs(buf []byte, o ops.Options, emit emitter) error {
+	j.opt.Options = o
+	for i, in := range j.ins {
+		for p := range in.view.Pieces(max(len(buf)/j.dt.Size, 1) * in.view.Elem) {
+			b := buf[:p.Count()*j.dt.Size]
+			if len(b) == 0 {
+				continue
+			}
+			if err := joinPart(ops.Contiguous(j.dt.Size, p.Shape, b), p, in.Dtype, j.dt, true, j.opt); err != nil {
+				return fmt.Errorf("%s: %w", displayName(j.specs[i]), err)
+			}
+			var err error
+			if buf, err = emit(b); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // joinPart writes src, an input of dtype from, into part, a view of the
