@@ -97,7 +97,7 @@ func runJoin(c *cli.Context, stack bool) error {
 	shapes := make([][]int, len(specs))
 	dtypes := make([]dtype.Dtype, len(specs))
 	for i, spec := range specs {
-		in, err := openInput(c, spec, npy.AccessAll)
+		in, err := openInput(c, spec, npy.AccessAllLater)
 		if err != nil {
 			return err
 		}
@@ -138,24 +138,26 @@ type join struct {
 	stack, flat bool
 	dt          dtype.Dtype
 	opt         settings
+	fetched     bool // the inputs read out of order are read in
 }
 
 // rows writes rows lo..hi-1 of the output (along its first axis) into
 // dst, which holds just those rows: each input's share of them.
 func (j *join) rows(dst []byte, lo, hi int, o ops.Options) error {
 	j.opt.Options = o
+	j.readAhead()
 	out := ops.Contiguous(j.dt.Size, append([]int{hi - lo}, j.shape[1:]...), dst)
+	if j.stack && j.axis > 0 {
+		return j.stackRows(out, lo, hi)
+	}
 	at := 0 // where input i starts along the joined axis
 	for i, in := range j.ins {
 		part, src, n := ops.View{}, in.view, 1
 		if !j.stack || j.flat {
 			n = j.shapes[i][j.axis]
 		}
-		switch {
-		case j.flat || j.axis > 0 && !j.stack:
+		if j.flat || j.axis > 0 {
 			part = out.Slab(j.axis, at, n)
-		case j.axis > 0:
-			part = out.Select(j.axis, i)
 		}
 		if j.axis > 0 {
 			src = src.Slab(0, lo, hi-lo)
@@ -181,10 +183,22 @@ func (j *join) rows(dst []byte, lo, hi int, o ops.Options) error {
 	return nil
 }
 
+// readAhead reads in, the first time the output asks for rows, the
+// inputs read out of order (see readAhead in flags.go).
+func (j *join) readAhead() {
+	if !j.fetched {
+		j.fetched = true
+		for _, in := range j.ins {
+			readAhead(in.Array, in.view)
+		}
+	}
+}
+
 // inputs is the piecer of a join along the first axis (or flat), whose
 // output is each input's elements in C order, one input after the other.
 func (j *join) inputs(buf []byte, o ops.Options, emit emitter) error {
 	j.opt.Options = o
+	j.readAhead()
 	for i, in := range j.ins {
 		for p := range in.view.Pieces(max(len(buf)/j.dt.Size, 1) * in.view.Elem) {
 			b := buf[:p.Count()*j.dt.Size]
@@ -213,26 +227,55 @@ func joinPart(part, src ops.View, from, dt dtype.Dtype, flat bool, opt settings)
 	if src.Count() == 0 {
 		return nil // an empty part may start past the output's end
 	}
-	convert := func(b []byte, o ops.Options) error {
-		if from == dt {
-			return opt.eng.Copy(b, src, o)
-		}
-		return opt.eng.Cast(b, dt, src, from, o)
-	}
 	contiguous, _ := part.Contiguity()
 	if flat || contiguous {
-		return convert(part.Data[part.Offset*dt.Size:][:part.Count()*dt.Size], opt.Options)
+		return convertInto(part.Data[part.Offset*dt.Size:][:part.Count()*dt.Size], src, from, dt, opt.eng, opt.Options)
 	}
-	if _, onCPU := opt.eng.(cpu); !onCPU || from != dt {
-		buf := make([]byte, src.Count()*dt.Size)
-		o := opt.Options
-		o.Done = nil // the progress counts the CopyTo below
-		if err := convert(buf, o); err != nil {
-			return err
-		}
-		src = ops.Contiguous(dt.Size, src.Shape, buf)
+	src, err := onHost(src, from, dt, opt)
+	if err != nil {
+		return err
 	}
 	return ops.CopyTo(part, src, opt.Options)
+}
+
+// stackRows writes rows lo..hi-1 of a stack along an axis past the first
+// into out, which holds just those rows: every input's rows, read together
+// by ops.StackTo.
+func (j *join) stackRows(out ops.View, lo, hi int) error {
+	srcs := make([]ops.View, len(j.ins))
+	for i, in := range j.ins {
+		var err error
+		if srcs[i], err = onHost(in.view.Slab(0, lo, hi-lo), in.Dtype, j.dt, j.opt); err != nil {
+			return fmt.Errorf("%s: %w", displayName(j.specs[i]), err)
+		}
+	}
+	return ops.StackTo(out, srcs, j.axis, j.opt.Options)
+}
+
+// onHost is src, an input of dtype from, as the CPU can copy it into a
+// strided part of an output of dtype dt: src itself on the CPU when from
+// is dt, else the engine's contiguous copy or cast of it.
+func onHost(src ops.View, from, dt dtype.Dtype, opt settings) (ops.View, error) {
+	if _, onCPU := opt.eng.(cpu); onCPU && from == dt {
+		return src, nil
+	}
+	buf := make([]byte, src.Count()*dt.Size)
+	if len(buf) == 0 {
+		return ops.Contiguous(dt.Size, src.Shape, buf), nil
+	}
+	o := opt.Options
+	o.Done = nil // the progress counts the copy into the output
+	err := convertInto(buf, src, from, dt, opt.eng, o)
+	return ops.Contiguous(dt.Size, src.Shape, buf), err
+}
+
+// convertInto writes src, of dtype from, into b in C order as dtype dt
+// with eng: a copy when from is dt, a cast otherwise.
+func convertInto(b []byte, src ops.View, from, dt dtype.Dtype, eng engine, o ops.Options) error {
+	if from == dt {
+		return eng.Copy(b, src, o)
+	}
+	return eng.Cast(b, dt, src, from, o)
 }
 
 // joinType is the dtype numpy.concatenate gives the inputs of dtypes ds:
