@@ -55,12 +55,16 @@ const (
 	// AccessSparse maps lazily: a command touches only the pages it reads
 	// (diagonal, slice).
 	AccessSparse Access = iota
-	// AccessAll maps with the pages read in ahead: the whole array will be
-	// read (transpose, sort).
+	// AccessAll maps for a reader of the whole array in C order (compare,
+	// stats, unique-consecutive): a Fortran-order array, which that order
+	// visits out of order, is read in ahead at once; a C-order one is
+	// faulted in as it is read, 16 pages a fault, which costs less than
+	// populating page by page and is spread over the reader's threads.
 	AccessAll
-	// AccessAllLater maps as AccessAll does but reads nothing in yet: the
-	// caller calls Prefetch once the outputs exist, so that a full disk or
-	// a bad output path fails before gigabytes are read.
+	// AccessAllLater maps as AccessAll does but reads nothing in yet: a
+	// caller that reads the array out of order calls Prefetch once the
+	// outputs exist, so that a full disk or a bad output path fails before
+	// gigabytes are read.
 	AccessAllLater
 	// AccessReadAt maps nothing for a regular .npy file: the caller reads
 	// the data through ReaderAt, one pread per piece, which beats page
@@ -227,7 +231,7 @@ func openFile(f *os.File, size int64, member string, hasMember bool, access Acce
 		return a, nil
 	}
 	end := h.DataOffset + nbytes
-	populate := access == AccessAll && fitsInMemory(end)
+	populate := access == AccessAll && h.Fortran && fitsInMemory(end)
 	m, err := mapFile(f, end, populate, access != AccessAll && access != AccessAllLater)
 	if err != nil {
 		// Some file systems cannot map; read the data instead.

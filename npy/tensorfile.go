@@ -157,8 +157,8 @@ func openTensorFile(f *os.File, size int64, member string, hasMember bool, acces
 		return a, true, nil
 	}
 	a.mapping = m
-	if access == AccessAll {
-		a.Prefetch()
+	if access == AccessAll && (a.strides != nil || a.Fortran) {
+		a.Prefetch() // read out of order in C order: see AccessAll
 	}
 	return a, true, nil
 }
