@@ -130,3 +130,45 @@ func BenchmarkGather(b *testing.B) {
 		done()
 	})
 }
+
+// BenchmarkStack stacks two 4096x4096 float32 arrays along a new last axis
+// (a 128 MiB output) with StackTo, and with one CopyTo per source into
+// every other element (what a stack was before StackTo), next to copy() of
+// the output's bytes.
+func BenchmarkStack(b *testing.B) {
+	const n = 4096
+	srcs := make([]View, 2)
+	for i := range srcs {
+		data := make([]byte, n*n*4)
+		for k := range data {
+			data[k] = byte(k*7 + i)
+		}
+		srcs[i] = Contiguous(4, []int{n, n}, data)
+	}
+	out := Contiguous(4, []int{n, n, 2}, make([]byte, 2*n*n*4))
+	b.Run("copy/128MiB", func(b *testing.B) {
+		src := make([]byte, len(out.Data))
+		b.SetBytes(int64(len(out.Data)))
+		for b.Loop() {
+			copy(out.Data, src)
+		}
+	})
+	b.Run("stack/StackTo", func(b *testing.B) {
+		b.SetBytes(int64(len(out.Data)))
+		for b.Loop() {
+			if err := StackTo(out, srcs, 2, Options{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("stack/CopyTo-each", func(b *testing.B) {
+		b.SetBytes(int64(len(out.Data)))
+		for b.Loop() {
+			for i, src := range srcs {
+				if err := CopyTo(out.Select(2, i), src, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+}
