@@ -151,10 +151,10 @@ func interleaveBody(run int) interleaveFunc {
 		return interleave[[2]uint64]
 	}
 	return func(dst unsafe.Pointer, srcs []unsafe.Pointer, lo, hi int) {
+		d := unsafe.Slice((*byte)(dst), (hi-lo)*len(srcs)*run)
 		for j := lo; j < hi; j++ {
 			for _, s := range srcs {
-				copy(unsafe.Slice((*byte)(dst), run), unsafe.Slice((*byte)(unsafe.Add(s, j*run)), run))
-				dst = unsafe.Add(dst, run)
+				d = d[copy(d, unsafe.Slice((*byte)(unsafe.Add(s, j*run)), run)):]
 			}
 		}
 	}
@@ -176,11 +176,11 @@ func interleave[E any](dst unsafe.Pointer, srcs []unsafe.Pointer, lo, hi int) {
 		return
 	}
 	size := unsafe.Sizeof(*new(E))
+	d := unsafe.Slice((*E)(dst), n*len(srcs))
 	for j := lo; j < hi; j++ {
 		at := uintptr(j) * size
-		for _, s := range srcs {
-			*(*E)(dst) = *(*E)(unsafe.Add(s, at))
-			dst = unsafe.Add(dst, size)
+		for i, s := range srcs {
+			d[(j-lo)*len(srcs)+i] = *(*E)(unsafe.Add(s, at))
 		}
 	}
 }
