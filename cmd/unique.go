@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"encoding/binary"
 	"slices"
 	"strconv"
 
@@ -115,16 +114,18 @@ func runUniqueConsecutive(c *cli.Context) error {
 		return err
 	}
 	if paths[1] != "" {
-		inv := make([]int64, n)
-		ops.RunIndex(inv, starts)
-		if err := writeInt64s(create, paths[1], invShape, inv); err != nil {
+		inv, err := create(paths[1], dtype.Int64, invShape)
+		if err != nil {
 			return err
 		}
+		ops.RunIndex(inv, starts)
 	}
 	if paths[2] != "" {
-		if err := writeInt64s(create, paths[2], []int{len(starts)}, ops.RunLengths(starts, n)); err != nil {
+		counts, err := create(paths[2], dtype.Int64, []int{len(starts)})
+		if err != nil {
 			return err
 		}
+		ops.RunLengths(counts, starts, n)
 	}
 	return npy.CommitAll(outs...)
 }
@@ -151,18 +152,6 @@ func uniquePaths(c *cli.Context) ([3]string, error) {
 		}
 	}
 	return p, nil
-}
-
-// writeInt64s creates an int64 output at path and stores vals in it.
-func writeInt64s(create func(string, dtype.Dtype, []int) ([]byte, error), path string, shape []int, vals []int64) error {
-	dst, err := create(path, dtype.Int64, shape)
-	if err != nil {
-		return err
-	}
-	for k, x := range vals {
-		binary.LittleEndian.PutUint64(dst[8*k:], uint64(x))
-	}
-	return nil
 }
 
 // uniqueConsecutive writes the command's script: torch's own function for

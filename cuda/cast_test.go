@@ -265,10 +265,13 @@ func checkUnique(t *testing.T, name string, v ops.View, d dtype.Dtype, axis int)
 	if axis >= 0 {
 		n = v.Shape[axis]
 	}
-	gi, wi := make([]int64, n), make([]int64, n)
+	gi, wi := make([]byte, 8*n), make([]byte, 8*n)
+	gc, wc := make([]byte, 8*len(got)), make([]byte, 8*len(want))
 	ops.RunIndex(gi, got)
 	ops.RunIndex(wi, want)
-	if fmt.Sprint(gi, ops.RunLengths(got, n)) != fmt.Sprint(wi, ops.RunLengths(want, n)) {
+	ops.RunLengths(gc, got, n)
+	ops.RunLengths(wc, want, n)
+	if !bytes.Equal(gi, wi) || !bytes.Equal(gc, wc) {
 		t.Fatalf("%s: inverse or counts differ", name)
 	}
 }

@@ -2,6 +2,7 @@ package ops
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"slices"
 
@@ -191,29 +192,31 @@ func rowsEqual(f dtype.Dtype, row int) func(a, b []byte) bool {
 	}
 }
 
-// RunIndex fills inv with the run each of n positions belongs to, given
+// RunIndex writes into inv, 8 bytes a position as little-endian int64
+// (numpy's '<i8'), the run each of len(inv)/8 positions belongs to, given
 // the runs' starts (UniqueConsecutive's result): torch's inverse indices.
-func RunIndex(inv []int64, starts []int) {
-	for r, s := range starts {
-		end := len(inv)
-		if r+1 < len(starts) {
-			end = starts[r+1]
-		}
-		for i := s; i < end; i++ {
-			inv[i] = int64(r)
-		}
-	}
-}
-
-// RunLengths is each run's length, given its start and n positions.
-func RunLengths(starts []int, n int) []int64 {
-	counts := make([]int64, len(starts))
+// It writes an output's data directly; nothing is held on the heap.
+func RunIndex(inv []byte, starts []int) {
+	n := len(inv) / 8
 	for r, s := range starts {
 		end := n
 		if r+1 < len(starts) {
 			end = starts[r+1]
 		}
-		counts[r] = int64(end - s)
+		for i := s; i < end; i++ {
+			binary.LittleEndian.PutUint64(inv[8*i:], uint64(r))
+		}
 	}
-	return counts
+}
+
+// RunLengths writes into counts, 8 bytes a run as little-endian int64, each
+// run's length, given its start and n positions.
+func RunLengths(counts []byte, starts []int, n int) {
+	for r, s := range starts {
+		end := n
+		if r+1 < len(starts) {
+			end = starts[r+1]
+		}
+		binary.LittleEndian.PutUint64(counts[8*r:], uint64(end-s))
+	}
 }

@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -140,6 +141,40 @@ func fillRuns(r *rand.Rand, data []byte, f dtype.Dtype) {
 				shift = 8 * (part - 1 - b)
 			}
 			data[k+b] = byte(u >> shift)
+		}
+	}
+}
+
+// TestRunIndexAndLengths checks the inverse indices and the counts, as
+// little-endian int64, against their definitions for random runs.
+func TestRunIndexAndLengths(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(31, 32))
+	for trial := 0; trial < 300; trial++ {
+		n := 1 + r.IntN(50)
+		starts := []int{0}
+		for i := 1; i < n; i++ {
+			if r.IntN(3) == 0 {
+				starts = append(starts, i)
+			}
+		}
+		inv, counts := make([]byte, 8*n), make([]byte, 8*len(starts))
+		RunIndex(inv, starts)
+		RunLengths(counts, starts, n)
+		run, length := -1, make([]int64, len(starts))
+		for i := 0; i < n; i++ {
+			if run+1 < len(starts) && starts[run+1] == i {
+				run++
+			}
+			length[run]++
+			if got := int64(binary.LittleEndian.Uint64(inv[8*i:])); got != int64(run) {
+				t.Fatalf("starts %v: position %d in run %d, want %d", starts, i, got, run)
+			}
+		}
+		for k, want := range length {
+			if got := int64(binary.LittleEndian.Uint64(counts[8*k:])); got != want {
+				t.Fatalf("starts %v: run %d has length %d, want %d", starts, k, got, want)
+			}
 		}
 	}
 }
