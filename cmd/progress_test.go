@@ -61,6 +61,7 @@ func TestProgressReachesTotal(t *testing.T) {
 		"tril-indices 5", "triu-indices 4 6 --offset 1", "sort M", "sort --argsort --axis 0 M3",
 		"sort --indices OUT2 M", "slice M ::2,1:", "slice M3 [0,2],:,::-1", "from-text TEXT",
 		"compare M M", "compare --exact M3 M3", "reshape M 3,10", "reshape --order F M3 4,15", "cast --dtype >f8 M",
+		"stack --axis 1 M M", "stack --axis -1 M M M", "stack M M", "concat --axis 1 M M", "concat --axis none M M3",
 	}
 	for _, line := range cases {
 		for _, out := range []string{"file", "stream"} {
