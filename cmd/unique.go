@@ -67,7 +67,7 @@ func runUniqueConsecutive(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	in, err := openInput(c, spec, npy.AccessAll)
+	in, err := openInput(c, spec, npy.AccessAllLater)
 	if err != nil {
 		return err
 	}
@@ -77,6 +77,9 @@ func runUniqueConsecutive(c *cli.Context) error {
 		if axis, err = ops.NormalizeAxis(a, len(v.Shape)); err != nil {
 			return err
 		}
+		readAhead(in.Array, v.AxisFirst(axis)) // the rows are read in turn
+	} else {
+		readAhead(in.Array, v)
 	}
 	starts, err := opt.eng.UniqueConsecutive(v, in.Dtype, axis, opt.Options)
 	if err != nil {

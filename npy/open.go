@@ -56,7 +56,7 @@ const (
 	// (diagonal, slice).
 	AccessSparse Access = iota
 	// AccessAll maps for a reader of the whole array in C order (compare,
-	// stats, unique-consecutive): a Fortran-order array, which that order
+	// stats, to-text): a Fortran-order array, which that order
 	// visits out of order, is read in ahead at once; a C-order one is
 	// faulted in as it is read, 16 pages a fault, which costs less than
 	// populating page by page and is spread over the reader's threads.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"slices"
 
 	"strider/internal/dtype"
 )
@@ -27,9 +26,7 @@ func UniqueConsecutive(v View, f dtype.Dtype, axis int, opt Options) ([]int, err
 				return nil, fmt.Errorf("axis %d of shape %s is empty and is not the axis %d whose rows are compared", k, ShapeString(v.Shape), axis)
 			}
 		}
-		rows = v.Shape[axis]
-		perm := append([]int{axis}, slices.Delete(seq(len(v.Shape)), axis, axis+1)...)
-		w = v.Permute(perm)
+		rows, w = v.Shape[axis], v.AxisFirst(axis)
 	}
 	if rows == 0 {
 		return []int{}, nil

@@ -257,6 +257,12 @@ func (v View) Permute(perm []int) View {
 	return w
 }
 
+// AxisFirst is v with axis moved to the front and the others in order:
+// its C order visits v's rows along axis one after another.
+func (v View) AxisFirst(axis int) View {
+	return v.Permute(append([]int{axis}, slices.Delete(seq(len(v.Shape)), axis, axis+1)...))
+}
+
 // Contiguity is NumPy's C_CONTIGUOUS and F_CONTIGUOUS flags of v, as NumPy
 // 1.24 and later compute them (_UpdateContiguousFlags): axes of length 1
 // are ignored, whatever their strides, and an empty array is both, as is a
