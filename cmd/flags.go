@@ -229,24 +229,18 @@ type result struct {
 	whole  filler
 	pieces piecer // nil: a stream output holds the whole result
 	part   int    // the bytes of the largest part pieces emits whole (0: it cuts anywhere)
+	// readIn, when set, reads the inputs in that the result reads out of
+	// order (see readAhead): writeOutput calls it once the output exists.
+	readIn func()
 }
 
 // viewPieces is the result of computing v's elements with copyPiece, size
 // bytes each (v.Elem for a copy), whole or in the pieces ops.View.Pieces
 // cuts. An input to read ahead is read in first.
 func viewPieces(v ops.View, size int, opt settings, copyPiece func(dst []byte, p ops.View, o ops.Options) error) result {
-	prefetch := func() {
-		if opt.readAhead != nil {
-			readAhead(opt.readAhead, v)
-		}
-	}
-	return result{
-		whole: func(dst []byte, o ops.Options) error {
-			prefetch()
-			return copyPiece(dst, v, o)
-		},
+	r := result{
+		whole: func(dst []byte, o ops.Options) error { return copyPiece(dst, v, o) },
 		pieces: func(buf []byte, o ops.Options, emit emitter) error {
-			prefetch()
 			for p := range v.Pieces(max(len(buf)/size, 1) * v.Elem) {
 				b := buf[:p.Count()*size]
 				if err := copyPiece(b, p, o); err != nil {
@@ -259,6 +253,42 @@ func viewPieces(v ops.View, size int, opt settings, copyPiece func(dst []byte, p
 			}
 			return nil
 		},
+	}
+	if opt.readAhead != nil {
+		r.readIn = func() { readAhead(opt.readAhead, v) }
+	}
+	return r
+}
+
+// inParts makes r's pieces those of a result of n parts of size bytes
+// each, in C order, that fill computes for parts lo..hi-1: as many whole
+// parts per piece as the buffer holds (at least one; r.part says how large
+// one is, so that writeOutput holds a result whose parts exceed a piece
+// whole, with the memory check that comes with it).
+func (r *result) inParts(n, size int, fill func(dst []byte, lo, hi int, o ops.Options) error) {
+	r.part = size
+	r.pieces = func(buf []byte, o ops.Options, emit emitter) error {
+		if n == 0 || size == 0 {
+			return nil // an empty result: the header alone
+		}
+		step := max(len(buf)/size, 1)
+		for lo := 0; lo < n; lo += step {
+			hi := min(lo+step, n)
+			var b []byte
+			if need := (hi - lo) * size; need <= len(buf) {
+				b = buf[:need]
+			} else {
+				b = make([]byte, need) // one part larger than a piece
+			}
+			if err := fill(b, lo, hi, o); err != nil {
+				return err
+			}
+			var err error
+			if buf, err = emit(b); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 }
 
@@ -325,6 +355,9 @@ func writeOutput(c *cli.Context, opt settings, d dtype.Dtype, shape []int, fortr
 		return err
 	}
 	defer out.Abort()
+	if r.readIn != nil {
+		r.readIn()
+	}
 	var done atomic.Int64
 	run := opt.Options
 	run.Done = &done

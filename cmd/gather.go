@@ -123,35 +123,3 @@ func runGather(c *cli.Context) error {
 	}
 	return writeOutput(c, opt, in.Dtype, shape, false, r)
 }
-
-// inParts makes r's pieces those of a result of n parts of size bytes
-// each, in C order, that fill computes for parts lo..hi-1: as many whole
-// parts per piece as the buffer holds (at least one; r.part says how large
-// one is, so that writeOutput holds a result whose parts exceed a piece
-// whole, with the memory check that comes with it).
-func (r *result) inParts(n, size int, fill func(dst []byte, lo, hi int, o ops.Options) error) {
-	r.part = size
-	r.pieces = func(buf []byte, o ops.Options, emit emitter) error {
-		if n == 0 || size == 0 {
-			return nil // an empty result: the header alone
-		}
-		step := max(len(buf)/size, 1)
-		for lo := 0; lo < n; lo += step {
-			hi := min(lo+step, n)
-			var b []byte
-			if need := (hi - lo) * size; need <= len(buf) {
-				b = buf[:need]
-			} else {
-				b = make([]byte, need) // one part larger than a piece
-			}
-			if err := fill(b, lo, hi, o); err != nil {
-				return err
-			}
-			var err error
-			if buf, err = emit(b); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-}

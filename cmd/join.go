@@ -118,7 +118,7 @@ func runJoin(c *cli.Context, stack bool) error {
 	}
 	j := &join{ins: ins, specs: specs, shapes: shapes, shape: shape, axis: axis, stack: stack, flat: flat,
 		dt: joinType(ins, dtypes), opt: opt}
-	r := result{whole: func(dst []byte, o ops.Options) error { return j.rows(dst, 0, shape[0], o) }}
+	r := result{whole: func(dst []byte, o ops.Options) error { return j.rows(dst, 0, shape[0], o) }, readIn: j.readIn}
 	if axis == 0 {
 		r.pieces = j.inputs
 	} else {
@@ -138,14 +138,12 @@ type join struct {
 	stack, flat bool
 	dt          dtype.Dtype
 	opt         settings
-	fetched     bool // the inputs read out of order are read in
 }
 
 // rows writes rows lo..hi-1 of the output (along its first axis) into
 // dst, which holds just those rows: each input's share of them.
 func (j *join) rows(dst []byte, lo, hi int, o ops.Options) error {
 	j.opt.Options = o
-	j.readAhead()
 	out := ops.Contiguous(j.dt.Size, append([]int{hi - lo}, j.shape[1:]...), dst)
 	if j.stack && j.axis > 0 {
 		return j.stackRows(out, lo, hi)
@@ -183,14 +181,10 @@ func (j *join) rows(dst []byte, lo, hi int, o ops.Options) error {
 	return nil
 }
 
-// readAhead reads in, the first time the output asks for rows, the
-// inputs read out of order (see readAhead in flags.go).
-func (j *join) readAhead() {
-	if !j.fetched {
-		j.fetched = true
-		for _, in := range j.ins {
-			readAhead(in.Array, in.view)
-		}
+// readIn reads in the inputs read out of order (see readAhead).
+func (j *join) readIn() {
+	for _, in := range j.ins {
+		readAhead(in.Array, in.view)
 	}
 }
 
@@ -198,7 +192,6 @@ func (j *join) readAhead() {
 // output is each input's elements in C order, one input after the other.
 func (j *join) inputs(buf []byte, o ops.Options, emit emitter) error {
 	j.opt.Options = o
-	j.readAhead()
 	for i, in := range j.ins {
 		for p := range in.view.Pieces(max(len(buf)/j.dt.Size, 1) * in.view.Elem) {
 			b := buf[:p.Count()*j.dt.Size]

@@ -72,15 +72,14 @@ func runUniqueConsecutive(c *cli.Context) error {
 		return err
 	}
 	defer in.Close()
-	v, axis := in.view, -1
+	v, axis, read := in.view, -1, in.view // read: the order the rows are read in
 	if hasAxis {
 		if axis, err = ops.NormalizeAxis(a, len(v.Shape)); err != nil {
 			return err
 		}
-		readAhead(in.Array, v.AxisFirst(axis)) // the rows are read in turn
-	} else {
-		readAhead(in.Array, v)
+		read = v.AxisFirst(axis)
 	}
+	readAhead(in.Array, read)
 	starts, err := opt.eng.UniqueConsecutive(v, in.Dtype, axis, opt.Options)
 	if err != nil {
 		return err
