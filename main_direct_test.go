@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -48,7 +47,7 @@ func TestDirectOutputs(t *testing.T) {
 				if err := os.WriteFile(out, []byte("old"), 0o604); err != nil {
 					t.Fatal(err)
 				}
-				c := exec.Command(strider, append(append([]string{}, args...), "-o", out)...)
+				c := striderCommand(t, append(append([]string{}, args...), "-o", out)...)
 				c.Env = append(os.Environ(), strings.Fields(env)...)
 				var stderr bytes.Buffer
 				c.Stderr = &stderr

@@ -439,7 +439,7 @@ func TestFaultShortStdin(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
 			out := filepath.Join(dir, "out.npy")
-			cmd := exec.Command(strider, "transpose", "-", "-o", out)
+			cmd := striderCommand(t, "transpose", "-", "-o", out)
 			w, err := cmd.StdinPipe()
 			if err != nil {
 				t.Fatal(err)
@@ -514,7 +514,7 @@ func TestFaultSignals(t *testing.T) {
 			dir := t.TempDir()
 			out := filepath.Join(dir, "out.npy")
 			os.WriteFile(out, []byte("previous"), 0o644)
-			cmd := exec.Command(strider, "transpose", "--threads", "1", in, "-o", out)
+			cmd := striderCommand(t, "transpose", "--threads", "1", in, "-o", out)
 			var errb bytes.Buffer
 			cmd.Stderr = &errb
 			if err := cmd.Start(); err != nil {
@@ -590,7 +590,7 @@ func TestFaultTruncatedInput(t *testing.T) {
 			if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			cmd := exec.Command(strider, "compare", "--threads", threads, a, fifo)
+			cmd := striderCommand(t, "compare", "--threads", threads, a, fifo)
 			var errb bytes.Buffer
 			cmd.Stderr = &errb
 			if err := cmd.Start(); err != nil {

@@ -2324,7 +2324,7 @@ func runStrider(t *testing.T, args []string, stdin []byte) (code int, stdout, st
 	defer out.Close()
 	var errb bytes.Buffer
 	if os.Getenv("STRIDER_FUZZ_EXEC") == "1" {
-		c := exec.Command(strider, args...)
+		c := striderCommand(t, args...)
 		c.Stdin, c.Stdout, c.Stderr = in, out, &errb
 		err := c.Run()
 		if ee, ok := err.(*exec.ExitError); ok {

@@ -226,7 +226,7 @@ func TestSafetyKeepsMode(t *testing.T) {
 		}
 		var c *exec.Cmd
 		if u == nil {
-			c = exec.Command(strider, "transpose", safetyEx, "-o", out)
+			c = striderCommand(t, "transpose", safetyEx, "-o", out)
 		} else {
 			c = u.command("", "transpose", readableExample(t), "-o", out)
 		}
@@ -383,7 +383,7 @@ func TestSafetySortBoth(t *testing.T) {
 		vals, idx := filepath.Join(dir, "vals.npy"), filepath.Join(dir, "idx.npy")
 		os.WriteFile(vals, []byte("previous values"), 0o644)
 		os.WriteFile(idx, []byte("previous indices"), 0o644)
-		cmd := exec.Command(strider, "sort", "--threads", "1", in, "-o", vals, "--indices", idx)
+		cmd := striderCommand(t, "sort", "--threads", "1", in, "-o", vals, "--indices", idx)
 		var errb bytes.Buffer
 		cmd.Stderr = &errb
 		if err := cmd.Start(); err != nil {
@@ -522,7 +522,7 @@ func TestSafetyTrailingOption(t *testing.T) {
 		{"sort", ex, "-o", filepath.Join(dir, "v.npy"), "--indices"},
 		{"tril-indices", "3", "--offset"},
 	} {
-		c := exec.Command(strider, args...)
+		c := striderCommand(t, args...)
 		c.Dir = dir
 		var out, errb bytes.Buffer
 		c.Stdout, c.Stderr = &out, &errb
@@ -589,7 +589,7 @@ func TestSafetyLongNames(t *testing.T) {
 // memory in bytes.
 func safetyPipe(t *testing.T, args ...string) ([32]byte, int64, int64) {
 	t.Helper()
-	c := exec.Command(strider, args...)
+	c := striderCommand(t, args...)
 	stdout, err := c.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

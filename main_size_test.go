@@ -7,7 +7,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"syscall"
 	"testing"
@@ -27,19 +26,13 @@ const sizeMaxRSS = 64 << 20
 // result and peak resident memory.
 func sizeRun(t *testing.T, stdin *os.File, args ...string) (result, int64) {
 	t.Helper()
-	c := exec.Command(strider, args...)
+	c := striderCommand(t, args...)
 	var out, errb bytes.Buffer
 	c.Stdout, c.Stderr = &out, &errb
 	if stdin != nil {
 		c.Stdin = stdin
 	}
-	err := c.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("run %v: %v", args, err)
-	}
+	code := exitCode(t, c, c.Run())
 	rss := c.ProcessState.SysUsage().(*syscall.Rusage).Maxrss * 1024 // KiB on Linux
 	return result{code, out.Bytes(), errb.Bytes()}, rss
 }

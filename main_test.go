@@ -40,19 +40,13 @@ type result struct {
 
 func run(t *testing.T, stdin []byte, args ...string) result {
 	t.Helper()
-	c := exec.Command(strider, args...)
+	c := striderCommand(t, args...)
 	var out, errb bytes.Buffer
 	c.Stdout, c.Stderr = &out, &errb
 	if stdin != nil {
 		c.Stdin = bytes.NewReader(stdin)
 	}
-	err := c.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("run %v: %v", args, err)
-	}
+	code := exitCode(t, c, c.Run())
 	return result{code, out.Bytes(), errb.Bytes()}
 }
 
