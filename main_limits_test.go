@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os/exec"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -60,4 +62,34 @@ func exitCode(t testing.TB, c *exec.Cmd, err error) int {
 	}
 	t.Fatalf("%v: %v", c.Args, err)
 	return -1
+}
+
+// TestMemoryLimitsHonoured: an input on standard input is read into memory;
+// under RLIMIT_DATA or RLIMIT_AS too low for it, strider refuses in one line
+// up front instead of dying of Go's "fatal error: out of memory".
+func TestMemoryLimitsHonoured(t *testing.T) {
+	if prlimit == "" {
+		t.Skip("needs prlimit (Linux)")
+	}
+	const n = 64 << 20 // float32 elements: 256 MiB of data
+	stream := append(npyHeader("<f4", false, []int{n}), make([]byte, 4*n)...)
+	for _, c := range []struct {
+		name  string
+		limit []string
+	}{
+		{"RLIMIT_DATA", []string{"--data=" + strconv.Itoa(160<<20)}},
+		{"RLIMIT_AS", []string{"--as=" + strconv.Itoa(1500<<20)}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			args := append(c.limit, "--", strider, "transpose", "-", "-o", "-")
+			cmd := limitedCommand(t, caseDataLimit, prlimit, args...)
+			var out, errb bytes.Buffer
+			cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(stream), &out, &errb
+			r := result{exitCode(t, cmd, cmd.Run()), out.Bytes(), errb.Bytes()}
+			wantError(t, r, "transpose")
+			if !strings.Contains(string(r.stderr), "memory") {
+				t.Fatalf("refusal does not say memory: %q", r.stderr)
+			}
+		})
+	}
 }
