@@ -176,7 +176,14 @@ func Run(app *cli.App, argv []string, stderr io.Writer) (code int) {
 	}
 	stdinUsed.Store(false)
 	err := app.Run(reorder(app, argv))
-	drainStdin(appStdin(app))
+	if err == nil {
+		// Only after a success: a refused input may be endless (`yes |
+		// strider info -`), and the writer of a refused one has no use
+		// for finishing.
+		drainStdin(appStdin(app))
+	} else {
+		stdinUsed.Store(false)
+	}
 	if err != nil {
 		if errors.Is(err, errScriptPrinted) {
 			return exitOK

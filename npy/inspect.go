@@ -54,9 +54,8 @@ func (d Description) Truncated() bool {
 // Inspect reads the header (only) of the array spec names, as Open finds
 // it, or of every member of a bare archive, in archive order. Unlike
 // OpenHeader it describes what it can: a dtype strider refuses, or data
-// cut short (in a file; a pipe's data is not judged). Standard input that
-// is a pipe is read to its end, so the writer upstream never sees a closed
-// pipe.
+// cut short (in a file; a pipe's data is not judged). It reads no more of
+// a stream than the header (a whole archive when the stream is one).
 func Inspect(spec string, stdin io.Reader) ([]Description, error) {
 	if spec == "-" {
 		if stdin == nil {
@@ -120,9 +119,9 @@ func inspectStream(r io.Reader, member string, hasMember bool) ([]Description, e
 	br := bufio.NewReader(r)
 	sig, _ := br.Peek(16)
 	if isZip(sig) {
-		archive, err := io.ReadAll(br)
+		archive, err := readAllChecked(br, "the archive on a stream (read into memory)")
 		if err != nil {
-			return nil, fmt.Errorf("reading the archive: %w", err)
+			return nil, err
 		}
 		zr, err := zip.NewReader(bytes.NewReader(archive), int64(len(archive)))
 		if err != nil {
@@ -130,7 +129,6 @@ func inspectStream(r io.Reader, member string, hasMember bool) ([]Description, e
 		}
 		return inspectArchive(zr, member, hasMember)
 	}
-	defer io.Copy(io.Discard, br) // drain: the writer upstream must finish
 	if err := notNpy(sig); err != nil {
 		return nil, err
 	}
@@ -138,7 +136,10 @@ func inspectStream(r io.Reader, member string, hasMember bool) ([]Description, e
 		return nil, malformed("not an .npz archive, so it has no member %q", member)
 	}
 	// The data of a stream is neither waited for nor judged: info is
-	// about the header (the deferred drain still reads what comes).
+	// about the header. What follows it is left unread here: the command
+	// drains standard input once it has succeeded (cmd's drainStdin), and
+	// nothing else, so an endless stream that is not a .npy (`yes |
+	// strider info -`, /dev/urandom) is refused at once.
 	d, err := describe(br, -1, "stream")
 	if err != nil {
 		return nil, err

@@ -291,9 +291,9 @@ func openStream(r io.Reader, member string, hasMember bool, headerOnly bool) (*A
 	br := bufio.NewReader(r)
 	sig, _ := br.Peek(probeLen)
 	if looksLikeTensorFile(sig) {
-		archive, err := io.ReadAll(br)
+		archive, err := readAllChecked(br, "the archive on a stream (read into memory)")
 		if err != nil {
-			return nil, fmt.Errorf("reading the archive: %w", err)
+			return nil, err
 		}
 		if a, ok, err := openTensorBytes(archive, member, hasMember, headerOnly); ok {
 			return a, err
@@ -472,7 +472,7 @@ func MapBytes(path string) ([]byte, func(), error) {
 		return nil, nil, errors.New("is a directory, not a text file")
 	}
 	if !fi.Mode().IsRegular() || fi.Size() == 0 {
-		b, err := io.ReadAll(f)
+		b, err := readAllChecked(f, "the text on a stream (read into memory)")
 		return b, func() {}, err
 	}
 	if m, err := mapFile(f, fi.Size(), fitsInMemory(fi.Size()), false); err == nil {
