@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // A restricted pickle machine for the data.pkl of torch.save archives. It
@@ -18,9 +19,11 @@ import (
 //
 // Resources are bounded whatever the bytes: every value costs at least one
 // opcode byte, and the counts of values, memo entries and MARK levels have
-// limits, so memory is linear in the (bounded) pickle size; walking the
-// result stops at a nesting depth and a count of visits, so shared or
-// cyclic containers (a billion-laughs pickle) cannot make it explode.
+// limits, so memory is linear in the (bounded) pickle size; dict keys are
+// hashed once per object (keyTable), so hashing is linear too; walking the
+// result stops at a nesting depth and a count of visits, and the names it
+// builds have bounds (walker), so shared or cyclic containers (a
+// billion-laughs pickle) cannot make it explode.
 
 const (
 	// maxPickleBytes bounds data.pkl. A state dict costs ~200 bytes a
@@ -44,7 +47,7 @@ type (
 	pkSet   struct{}
 	pkDict  struct {
 		keys, vals []any
-		index      map[string]int
+		index      map[int]int // by the key's number in the keyTable
 	}
 	pkGlobal struct{ module, name string }
 	// pkMark is the class of a global that is admitted but is no value a
@@ -52,10 +55,11 @@ type (
 	pkMark struct{ what string }
 )
 
-func (d *pkDict) set(k, v any) error {
-	h, ok := hashKey(k, 0)
-	if !ok {
-		return malformed("pickle uses an unhashable %s as a dict key", pkTypeName(k))
+// set sets d[k] = v; keys names k's equality class.
+func (d *pkDict) set(keys *keyTable, k, v any) error {
+	h, err := keys.id(k, 0)
+	if err != nil {
+		return err
 	}
 	if i, dup := d.index[h]; dup {
 		d.vals[i] = v
@@ -67,42 +71,104 @@ func (d *pkDict) set(k, v any) error {
 	return nil
 }
 
-// hashKey returns a string that is equal for keys Python finds equal.
-func hashKey(k any, depth int) (string, bool) {
+// keyTable numbers dict keys so that keys Python finds equal (1, 1.0 and
+// True; tuples of equal items) get one number, by which a dict indexes
+// them. A tuple's form is the numbers of its items, not their text, and a
+// string, bytes or tuple object is looked up by identity before it is
+// hashed, so each object is hashed once: the time is linear in the pickle
+// however deep a shared tuple nests (a form spelled out would double at
+// each level) or however often the memo repeats a long key.
+type keyTable struct {
+	ids  map[keyForm]int
+	seen map[keyObject]int
+}
+
+// keyForm is a key's equality class: a kind and a text.
+type keyForm struct {
+	kind byte // 'N' None, 'i' integer (and bool), 'f' float, 's' str, 'b' bytes, 't' tuple
+	text string
+}
+
+// keyObject is the identity of an immutable string, bytes or tuple value:
+// its kind, where its contents are and how long it is. Two values with one
+// identity have equal contents.
+type keyObject struct {
+	kind byte
+	p    unsafe.Pointer
+	n    int
+}
+
+// id returns k's number, or an error when k is no key Python can hash or
+// nests tuples deeper than maxPickleDepth.
+func (kt *keyTable) id(k any, depth int) (int, error) {
+	if kt.ids == nil {
+		kt.ids, kt.seen = map[keyForm]int{}, map[keyObject]int{}
+	}
+	var obj keyObject
+	switch k := k.(type) {
+	case string:
+		obj = keyObject{'s', unsafe.Pointer(unsafe.StringData(k)), len(k)}
+	case []byte:
+		obj = keyObject{'b', unsafe.Pointer(unsafe.SliceData(k)), len(k)}
+	case pkTuple:
+		obj = keyObject{'t', unsafe.Pointer(unsafe.SliceData(k)), len(k)}
+	}
+	if obj.kind != 0 {
+		if id, ok := kt.seen[obj]; ok {
+			return id, nil
+		}
+	}
+	form, err := kt.form(k, depth)
+	if err != nil {
+		return 0, err
+	}
+	id, ok := kt.ids[form]
+	if !ok {
+		id = len(kt.ids)
+		kt.ids[form] = id
+	}
+	if obj.kind != 0 {
+		kt.seen[obj] = id
+	}
+	return id, nil
+}
+
+// form returns k's equality class; a tuple's text is its items' numbers.
+func (kt *keyTable) form(k any, depth int) (keyForm, error) {
 	switch k := k.(type) {
 	case nil:
-		return "N", true
+		return keyForm{'N', ""}, nil
 	case bool:
 		if k {
-			return "i1", true
+			return keyForm{'i', "1"}, nil
 		}
-		return "i0", true
+		return keyForm{'i', "0"}, nil
 	case int64:
-		return "i" + strconv.FormatInt(k, 10), true
+		return keyForm{'i', strconv.FormatInt(k, 10)}, nil
 	case float64:
 		if k == math.Trunc(k) && math.Abs(k) < 1<<63 {
-			return "i" + strconv.FormatInt(int64(k), 10), true
+			return keyForm{'i', strconv.FormatInt(int64(k), 10)}, nil
 		}
-		return "f" + strconv.FormatFloat(k, 'g', -1, 64), true
+		return keyForm{'f', strconv.FormatFloat(k, 'g', -1, 64)}, nil
 	case string:
-		return "s" + k, true
+		return keyForm{'s', k}, nil
 	case []byte:
-		return "b" + string(k), true
+		return keyForm{'b', string(k)}, nil
 	case pkTuple:
-		if depth > maxPickleDepth {
-			return "", false
+		if depth >= maxPickleDepth {
+			return keyForm{}, malformed("pickle has a dict key of tuples nested deeper than %d", maxPickleDepth)
 		}
-		s := "t("
+		text := make([]byte, 0, 2*len(k))
 		for _, x := range k {
-			h, ok := hashKey(x, depth+1)
-			if !ok {
-				return "", false
+			id, err := kt.id(x, depth+1)
+			if err != nil {
+				return keyForm{}, err
 			}
-			s += strconv.Itoa(len(h)) + ":" + h
+			text = binary.AppendUvarint(text, uint64(id))
 		}
-		return s + ")", true
+		return keyForm{'t', string(text)}, nil
 	}
-	return "", false
+	return keyForm{}, malformed("pickle uses an unhashable %s as a dict key", pkTypeName(k))
 }
 
 func pkTypeName(v any) string {
@@ -190,6 +256,7 @@ type unpickler struct {
 	stack  []any
 	marks  [][]any
 	memo   map[uint32]any
+	keys   keyTable
 	values int
 	// persistent turns a persistent id into a storage.
 	persistent func(pid any) (any, error)
@@ -431,7 +498,7 @@ func (u *unpickler) container(op byte) (any, error) {
 	case ']':
 		return &pkList{}, nil
 	case '}':
-		return &pkDict{index: map[string]int{}}, nil
+		return &pkDict{index: map[int]int{}}, nil
 	case 0x8f: // EMPTY_SET
 		return &pkSet{}, nil
 	case 't': // TUPLE
@@ -682,7 +749,7 @@ func (u *unpickler) setItems(kv []any) error {
 		return u.errorf("SETITEM on a %s: only dicts are admitted", pkTypeName(top))
 	}
 	for i := 0; i < len(kv); i += 2 {
-		if err := d.set(kv[i], kv[i+1]); err != nil {
+		if err := d.set(&u.keys, kv[i], kv[i+1]); err != nil {
 			return err
 		}
 	}
@@ -705,7 +772,7 @@ func (u *unpickler) call(fn any, args pkTuple) (any, error) {
 	}
 	switch g.module + "." + g.name {
 	case "collections.OrderedDict":
-		d := &pkDict{index: map[string]int{}}
+		d := &pkDict{index: map[int]int{}}
 		if len(args) == 1 {
 			if l, ok := args[0].(*pkList); ok {
 				for _, it := range l.items {
@@ -713,7 +780,7 @@ func (u *unpickler) call(fn any, args pkTuple) (any, error) {
 					if !ok || len(kv) != 2 {
 						return nil, u.errorf("OrderedDict of a list that holds a %s", pkTypeName(it))
 					}
-					if err := d.set(kv[0], kv[1]); err != nil {
+					if err := d.set(&u.keys, kv[0], kv[1]); err != nil {
 						return nil, err
 					}
 				}

@@ -7,6 +7,8 @@ import (
 	"math/bits"
 	"os"
 	"strings"
+
+	"strider/internal/termsafe"
 )
 
 // This file holds what the two tensor-file formats that are not NumPy's
@@ -239,7 +241,8 @@ func (tf *TensorFile) pick(member string, hasMember bool) (*Tensor, error) {
 	return found, nil
 }
 
-// nameList names the tensors for an error message, at most ten of them.
+// nameList names the tensors for an error message, at most ten of them,
+// with what a terminal would act on escaped.
 func (tf *TensorFile) nameList() string {
 	if len(tf.Tensors) == 0 {
 		return "no tensors"
@@ -253,7 +256,7 @@ func (tf *TensorFile) nameList() string {
 		if t.Name == "" {
 			names = append(names, `""`)
 		} else {
-			names = append(names, t.Name)
+			names = append(names, termsafe.Escape(t.Name)) // the file's, shown on a terminal
 		}
 	}
 	return strings.Join(names, ", ")
@@ -300,19 +303,20 @@ func (t *Tensor) data(b []byte) (data []byte, onMapping bool, err error) {
 	if n == 0 {
 		return []byte{}, false, nil
 	}
-	src := b
-	begin := t.begin + int64(t.Offset)*int64(t.srcSize)
+	var raw []byte
 	if t.member != nil {
-		if src, err = t.member.read(b); err != nil {
+		// Inflated into a new, aligned buffer.
+		if raw, err = t.member.read(int64(t.Offset)*int64(t.srcSize), n*int64(t.srcSize)); err != nil {
 			return nil, false, err
 		}
-		begin = int64(t.Offset) * int64(t.srcSize)
+	} else {
+		begin := t.begin + int64(t.Offset)*int64(t.srcSize)
+		end := begin + n*int64(t.srcSize)
+		if begin < 0 || end > int64(len(b)) {
+			return nil, false, malformed("tensor %q reaches past its data", t.Name)
+		}
+		raw, onMapping = b[begin:end:end], true
 	}
-	end := begin + n*int64(t.srcSize)
-	if begin < 0 || end > int64(len(src)) {
-		return nil, false, malformed("tensor %q reaches past its data", t.Name)
-	}
-	raw := src[begin:end:end]
 	if t.widen != nil {
 		if err := CheckMemory("the tensor widened to float32", n*4); err != nil {
 			return nil, false, err
@@ -321,17 +325,16 @@ func (t *Tensor) data(b []byte) (data []byte, onMapping bool, err error) {
 		t.widen(out, raw)
 		return out, false, nil
 	}
-	if t.member != nil || addrOf(raw)%uintptr(min(t.srcSize, 8)) != 0 {
-		// Read into memory, or misaligned for typed views: take an
-		// aligned copy.
-		if err := CheckMemory("a copy of the tensor", end-begin); err != nil {
+	if onMapping && addrOf(raw)%uintptr(min(t.srcSize, 8)) != 0 {
+		// Misaligned for typed views: take an aligned copy.
+		if err := CheckMemory("a copy of the tensor", int64(len(raw))); err != nil {
 			return nil, false, err
 		}
 		out := alignedBuf(len(raw))
 		copy(out, raw)
 		return out, false, nil
 	}
-	return raw, true, nil
+	return raw, onMapping, nil
 }
 
 // ListTensors indexes the .safetensors or torch.save file that spec names

@@ -120,8 +120,7 @@ func FuzzPickle(f *testing.F) {
 			return
 		}
 		tf := &TensorFile{Format: "torch"}
-		w := walker{tf: tf}
-		if err := w.walk(root, "", false, 0); err != nil {
+		if err := newWalker(tf).walk(root, 0); err != nil {
 			oneLine(t, err)
 			return
 		}
@@ -151,4 +150,37 @@ func onlyStorage(storages map[string]*torchStorage) *torchStorage {
 		return s
 	}
 	return nil
+}
+
+// FuzzTorchZip feeds arbitrary bytes to the torch.save archive reader, and
+// reads every tensor it lists. It must never panic nor run away: a
+// compressed storage record (a deflate stream may inflate a thousandfold;
+// testdata/fuzz/FuzzTorchZip has one) is inflated only as far as a tensor
+// reaches.
+func FuzzTorchZip(f *testing.F) {
+	for _, b := range tensorSeeds(f, "*.pt", "malformed/pt_*") {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		tf, err := parseTorchZip(b)
+		if err != nil {
+			oneLine(t, err)
+			return
+		}
+		for i := range tf.Tensors {
+			tn := &tf.Tensors[i]
+			if tn.Err != nil {
+				oneLine(t, tn.Err)
+				continue
+			}
+			data, _, err := tn.data(b)
+			if err != nil {
+				oneLine(t, err)
+				continue
+			}
+			if want := tn.span() * int64(tn.Dtype.Size); int64(len(data)) != want {
+				t.Fatalf("tensor %q: %d bytes, want %d", tn.Name, len(data), want)
+			}
+		}
+	})
 }

@@ -82,25 +82,41 @@ type torchTensor struct {
 	err     error // why it cannot be read (sparse, meta)
 }
 
-// storageMember is a storage record that is compressed in the archive:
-// read into memory when its tensor is opened.
+// storageMember is a storage record that is compressed in the archive.
+// Opening a tensor inflates the record only up to the tensor's last byte
+// and keeps only the tensor's bytes: a file of megabytes may inflate to
+// gigabytes (deflate shrinks a run of zeros a thousandfold), of which a
+// tensor of one element needs four bytes. The CRC-32 covers the whole
+// record, so it is checked when the tensor reaches the record's end.
 type storageMember struct {
 	zf   *zip.File
 	size int64
 }
 
-func (s *storageMember) read([]byte) ([]byte, error) {
+// read returns bytes [off, off+n) of the inflated record, in memory.
+func (s *storageMember) read(off, n int64) ([]byte, error) {
+	if off < 0 || n < 0 || off > s.size-n {
+		return nil, malformed("a tensor reaches bytes %d to %d of %q, which holds %d", off, off+n, s.zf.Name, s.size)
+	}
+	if err := CheckMemory("the tensor's bytes, inflated from a compressed storage record", n); err != nil {
+		return nil, err
+	}
 	rc, err := s.zf.Open()
 	if err != nil {
 		return nil, malformed("cannot read %q: %v", s.zf.Name, err)
 	}
 	defer rc.Close()
-	b, err := readData(rc, s.size)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := io.Copy(io.Discard, rc); err != nil { // checks the CRC-32
+	if _, err := io.CopyN(io.Discard, rc, off); err != nil {
 		return nil, malformed("%q is corrupt: %v", s.zf.Name, err)
+	}
+	b, err := readData(rc, n)
+	if err != nil {
+		return nil, malformed("%q is corrupt: %w", s.zf.Name, err)
+	}
+	if off+n == s.size {
+		if _, err := io.Copy(io.Discard, rc); err != nil { // checks the CRC-32
+			return nil, malformed("%q is corrupt: %v", s.zf.Name, err)
+		}
 	}
 	return b, nil
 }
@@ -175,8 +191,7 @@ func parseTorchZip(b []byte) (*TensorFile, error) {
 		return nil, err
 	}
 	tf := &TensorFile{Format: "torch"}
-	w := walker{tf: tf}
-	if err := w.walk(root, "", false, 0); err != nil {
+	if err := newWalker(tf).walk(root, 0); err != nil {
 		return nil, err
 	}
 	return tf, nil
@@ -322,14 +337,45 @@ func pkInts(v any, what string) ([]int, error) {
 	return out, nil
 }
 
+// Bounds on the names of a torch.save file's tensors. A name joins the
+// keys on the path to its tensor, and a pickle may share one dict under
+// many keys or nest a long key many levels deep, so names could come to
+// gigabytes from a file of megabytes. Real names are short (under 200
+// bytes) and a checkpoint holds at most a few hundred thousand tensors.
+const (
+	// maxTensorName bounds one name's bytes.
+	maxTensorName = 64 << 10
+	// maxTensorNames bounds the bytes of all names together.
+	maxTensorNames = 256 << 20
+	// maxTensors bounds the tensors of one file.
+	maxTensors = 1 << 20
+)
+
 // walker collects the tensors of the unpickled object, naming them by
-// their dict keys and list indices joined with '.'.
+// their dict keys and list indices joined with '.'. It keeps the keys on
+// the path to what it walks and builds a name only for a tensor, after
+// checking it against the bounds, so a key is never copied into names that
+// are not kept.
 type walker struct {
 	tf     *TensorFile
 	visits int
+	// path holds the keys from the root to the container walked; pathLen
+	// is the length of the name they make, strings.Join(path, ".").
+	path    []string
+	pathLen int64
+	// named is the bytes of the names built so far.
+	named int64
+	// the bounds, maxTensorName, maxTensorNames and maxTensors unless a
+	// test sets others.
+	maxName, maxNames int64
+	maxTensors        int
 }
 
-func (w *walker) walk(v any, name string, named bool, depth int) error {
+func newWalker(tf *TensorFile) *walker {
+	return &walker{tf: tf, maxName: maxTensorName, maxNames: maxTensorNames, maxTensors: maxTensors}
+}
+
+func (w *walker) walk(v any, depth int) error {
 	if depth > maxPickleDepth {
 		return malformed("data.pkl holds containers nested deeper than %d (or one that holds itself)", maxPickleDepth)
 	}
@@ -339,14 +385,12 @@ func (w *walker) walk(v any, name string, named bool, depth int) error {
 			return malformed("data.pkl holds more than %d containers and tensors when walked (a container shared too often?)", maxWalkVisits)
 		}
 	}
-	join := func(k string) string {
-		if !named {
-			return k
-		}
-		return name + "." + k
-	}
 	switch v := v.(type) {
 	case *torchTensor:
+		name, err := w.name()
+		if err != nil {
+			return err
+		}
 		w.tf.Tensors = append(w.tf.Tensors, v.describe(name))
 	case *pkDict:
 		for i, k := range v.keys {
@@ -361,24 +405,66 @@ func (w *walker) walk(v any, name string, named bool, depth int) error {
 			default:
 				continue // a tensor under a key of another type has no name
 			}
-			if err := w.walk(v.vals[i], join(ks), true, depth+1); err != nil {
+			if err := w.child(ks, v.vals[i], depth); err != nil {
 				return err
 			}
 		}
 	case *pkList:
 		for i, x := range v.items {
-			if err := w.walk(x, join(strconv.Itoa(i)), true, depth+1); err != nil {
+			if err := w.child(strconv.Itoa(i), x, depth); err != nil {
 				return err
 			}
 		}
 	case pkTuple:
 		for i, x := range v {
-			if err := w.walk(x, join(strconv.Itoa(i)), true, depth+1); err != nil {
+			if err := w.child(strconv.Itoa(i), x, depth); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// child walks v, held under the key k of the container at depth.
+func (w *walker) child(k string, v any, depth int) error {
+	switch v.(type) {
+	case *torchTensor, *pkDict, *pkList, pkTuple:
+	default:
+		return nil // holds no tensor
+	}
+	grown := int64(len(k))
+	if len(w.path) > 0 {
+		grown++ // the '.'
+	}
+	w.path = append(w.path, k)
+	w.pathLen += grown
+	err := w.walk(v, depth+1)
+	w.path = w.path[:len(w.path)-1]
+	w.pathLen -= grown
+	return err
+}
+
+// name builds the name of a tensor at the end of the path, or refuses it
+// when it would pass a bound.
+func (w *walker) name() (string, error) {
+	switch {
+	case len(w.tf.Tensors) >= w.maxTensors:
+		return "", malformed("data.pkl holds more than %d tensors", w.maxTensors)
+	case w.pathLen > w.maxName:
+		return "", malformed("data.pkl names a tensor with %d keys joined into %d bytes, over the limit of %d bytes for a name", len(w.path), w.pathLen, w.maxName)
+	case w.named+w.pathLen > w.maxNames:
+		return "", malformed("the names of data.pkl's first %d tensors come to %d bytes, over the limit of %d bytes for all names (a dict shared by many tensors?)", len(w.tf.Tensors)+1, w.named+w.pathLen, w.maxNames)
+	}
+	w.named += w.pathLen
+	var b strings.Builder
+	b.Grow(int(w.pathLen))
+	for i, k := range w.path {
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(k)
+	}
+	return b.String(), nil
 }
 
 // describe makes the Tensor entry of a rebuilt tensor.
