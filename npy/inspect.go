@@ -12,6 +12,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"strider/internal/termsafe"
 )
 
 // Description is what info shows of one array header, including headers
@@ -203,7 +205,7 @@ func inspectArchive(zr *zip.Reader, member string, hasMember bool) ([]Descriptio
 		rc.Close()
 		if err != nil {
 			if !hasMember {
-				return nil, fmt.Errorf("member %s: %w", strings.TrimSuffix(zf.Name, ".npy"), err)
+				return nil, fmt.Errorf("member %s: %w", termsafe.Escape(strings.TrimSuffix(zf.Name, ".npy")), err)
 			}
 			return nil, err
 		}

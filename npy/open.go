@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strings"
 	"unsafe"
+
+	"strider/internal/termsafe"
 )
 
 // Array is an array read from a .npy file or .npz member, or a tensor of a
@@ -396,7 +398,7 @@ func memberList(zr *zip.Reader) string {
 	}
 	names := make([]string, len(zr.File))
 	for i, f := range zr.File {
-		names[i] = strings.TrimSuffix(f.Name, ".npy")
+		names[i] = termsafe.Escape(strings.TrimSuffix(f.Name, ".npy"))
 	}
 	sort.Strings(names)
 	if n := len(names); n > maxListed {
