@@ -8,7 +8,6 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -22,23 +21,6 @@ import (
 // kept, in their order, and stored as np.savez stores them; NAME keeps
 // its place when it was there and comes last when it was not, as in
 // np.savez(path, **dict(old, NAME=result)).
-
-// splitNpzOutput splits an output path "file.npz:NAME" into the archive
-// and the member name. A path whose part before the last ':' does not end
-// in ".npz" is not a member output (ok false).
-func splitNpzOutput(path string) (archive, member string, ok bool) {
-	i := strings.LastIndexByte(path, ':')
-	if i < 0 || !strings.HasSuffix(strings.ToLower(path[:i]), ".npz") {
-		return "", "", false
-	}
-	return path[:i], path[i+1:], true
-}
-
-// isNpzPath reports a path that names an archive, which an output must
-// not replace with a .npy file.
-func isNpzPath(path string) bool {
-	return strings.HasSuffix(strings.ToLower(path), ".npz")
-}
 
 // Python zipfile's limits: past them a size, an offset or a count moves to
 // a ZIP64 field.
@@ -294,7 +276,7 @@ func copyMember(z *npzWriter, old *zip.Reader, f *zip.File) error {
 // OutputFile is the file an output path writes: the archive of
 // "file.npz:NAME", else the path itself.
 func OutputFile(path string) string {
-	if archive, _, ok := splitNpzOutput(path); ok {
+	if archive, _, ok := splitMemberOutput(path); ok {
 		return archive
 	}
 	return path

@@ -8,13 +8,16 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
 
 	"strider/internal/dtype"
 	"strider/internal/pylit"
+	"strider/internal/termsafe"
 )
 
 // errNoReserve reports a file system that cannot allocate disk ahead.
@@ -49,6 +52,7 @@ type Output struct {
 	pieces    bool      // the caller writes a stream's data with WritePiece
 	direct    bool      // a file output whose data WritePiece writes to f, unmapped
 	member    string    // for "file.npz:NAME", NAME.npy: the archive is written on Commit
+	lock      *fileLock // held by a member output from reading the old archive to the rename
 	written   int64     // bytes written to the stream so far, header included
 	total     int64     // the whole output's size, header included
 }
@@ -157,7 +161,15 @@ func createBytes(path string, stdout io.Writer, header []byte, nbytes int64, pie
 		return nil, err
 	}
 	o.member = member
-	old, created, err := openTarget(file)
+	flags := 0
+	if member != "" {
+		if err := checkArchiveFile(path, file); err != nil {
+			return nil, err
+		}
+		// A FIFO put there since is refused by statOld, not waited on.
+		flags = openNonblock
+	}
+	old, created, err := openTarget(file, flags)
 	if err != nil {
 		if errors.Is(err, syscall.EISDIR) {
 			return nil, fmt.Errorf("cannot create %s: it is a directory", path)
@@ -216,19 +228,58 @@ func createBytes(path string, stdout io.Writer, header []byte, nbytes int64, pie
 }
 
 // outputFile returns the file to write for path and, for "file.npz:NAME",
-// the archive member, NAME.npy. A bare .npz path is refused: an archive is
-// never replaced by a .npy file.
+// the archive member, NAME.npy, once checkMemberName accepts NAME. A bare
+// .npz path is refused: an archive is never replaced by a .npy file. So is
+// a path that an input spec would read as a member of an existing file
+// that is not an archive named .npz ("/dev/stdout:x"): no file named
+// "/dev/stdout:x" is made beside it.
 func outputFile(path string) (file, member string, err error) {
-	if archive, name, ok := splitNpzOutput(path); ok {
-		if name == "" {
-			return "", "", fmt.Errorf("cannot create %s: no member name after the ':' (-o %sNAME)", path, path)
+	if archive, name, ok := splitMemberOutput(path); ok {
+		if err := checkMemberName(name); err != nil {
+			return "", "", fmt.Errorf("cannot create %s: %w", termsafe.Escape(path), err)
 		}
 		return archive, name + ".npy", nil
 	}
 	if isNpzPath(path) {
 		return "", "", fmt.Errorf("cannot create %s: an .npz output needs the name of the member to write: -o %s:NAME", path, path)
 	}
+	if file, fi, name, ok := memberOfExisting(path); ok {
+		return "", "", fmt.Errorf("cannot create %s: %s is %s, so no member \"%s\" can be written in it (only in an archive named .npz: -o FILE.npz:NAME)",
+			termsafe.Escape(path), termsafe.Escape(file), fileKind(fi.Mode()), termsafe.Escape(name))
+	}
 	return path, "", nil
+}
+
+// checkArchiveFile refuses, before it is opened, an archive file that is
+// there but is not a regular file: a member is written by rewriting the
+// archive and renaming the result over it, which a FIFO, a device, a socket
+// or a folder cannot take (and opening a FIFO would wait for a reader).
+// A symbolic link is followed; a missing file is a new archive.
+func checkArchiveFile(path, file string) error {
+	fi, err := os.Stat(file)
+	if err != nil || fi.Mode().IsRegular() {
+		return nil // openTarget reports what is wrong
+	}
+	return fmt.Errorf("cannot create %s: %s is %s, not an .npz archive, so no member can be written in it", termsafe.Escape(path), termsafe.Escape(file), fileKind(fi.Mode()))
+}
+
+// fileKind names the kind of file mode m describes, for errors.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	case m.IsRegular():
+		return "a file not named .npz"
+	}
+	return "not a regular file"
 }
 
 // statOld returns the FileInfo of old, the file already at the target,
@@ -476,22 +527,22 @@ func (o *Output) releaseStream() {
 	}
 }
 
-// openTarget opens the output path as given, for writing, neither
-// truncating nor creating it, so that the kernel applies the rules a
+// openTarget opens the output path as given, for writing (with the extra
+// open flags flags), neither truncating nor creating it, so that the kernel applies the rules a
 // shell's ">" meets: a write-protected file or another user's file is
 // refused (permission denied), and so is a link that fs.protected_symlinks
 // forbids following. It returns nil when nothing is at path. A dangling
 // symbolic link is opened with O_CREATE, as ">" does, which creates the
 // file it names (created is then true).
-func openTarget(path string) (f *os.File, created bool, err error) {
-	f, err = os.OpenFile(path, os.O_WRONLY, 0)
+func openTarget(path string, flags int) (f *os.File, created bool, err error) {
+	f, err = os.OpenFile(path, os.O_WRONLY|flags, 0)
 	if err == nil || !errors.Is(err, fs.ErrNotExist) {
 		return f, false, err
 	}
 	if fi, lerr := os.Lstat(path); lerr != nil || fi.Mode()&fs.ModeSymlink == 0 {
 		return nil, false, nil
 	}
-	f, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o666)
+	f, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|flags, 0o666)
 	return f, err == nil, err
 }
 
@@ -570,6 +621,7 @@ func (o *Output) Commit() error {
 	if o.stream != nil {
 		return o.commitStream()
 	}
+	defer func() { o.lock.unlock() }() // lockTarget takes it in finish
 	if err := o.finish(); err != nil {
 		return err
 	}
@@ -622,6 +674,9 @@ func (o *Output) finish() error {
 		return fmt.Errorf("cannot write %s: %w", o.path, unwrapPath(err))
 	}
 	if o.member != "" {
+		if err := o.lockTarget(); err != nil {
+			return fail(err)
+		}
 		if err := o.writeArchive(); err != nil {
 			return fail(err)
 		}
@@ -660,6 +715,33 @@ func (o *Output) finish() error {
 	o.f = nil
 	if err := f.Close(); err != nil {
 		return fail(err)
+	}
+	return nil
+}
+
+// lockTarget takes the lock that serializes the outputs rewriting o.target
+// (lockBeside), held until Commit, CommitAll or Abort has renamed or
+// removed the temporary file, and then looks again at the file to rewrite:
+// since Create, another writer may have made, replaced or removed it.
+func (o *Output) lockTarget() error {
+	l, err := lockBeside(o.target)
+	if err != nil {
+		return err
+	}
+	o.lock = l
+	fi, err := os.Stat(o.target)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		o.prev = nil
+	case err != nil:
+		return err
+	case !fi.Mode().IsRegular():
+		return fmt.Errorf("%s is %s now, not an .npz archive", o.target, fileKind(fi.Mode()))
+	case o.created && fi.Size() == 0:
+		// The empty file Create made through a dangling link: no archive yet.
+		o.prev = nil
+	default:
+		o.prev = fi
 	}
 	return nil
 }
@@ -708,6 +790,11 @@ func (o *Output) rename() error {
 // hard link until every rename has succeeded, and put back if one fails.
 func CommitAll(outs ...*Output) error {
 	var files []*Output
+	defer func() {
+		for _, o := range files {
+			o.lock.unlock()
+		}
+	}()
 	for _, o := range outs {
 		if o.stream == nil {
 			files = append(files, o)
@@ -715,6 +802,11 @@ func CommitAll(outs ...*Output) error {
 			return err
 		}
 	}
+	// Member outputs take their locks as they finish: in the order of
+	// their files' paths, the same in every process, so that two commands
+	// that write the same two archives never each hold one and wait for the
+	// other.
+	slices.SortStableFunc(files, func(a, b *Output) int { return strings.Compare(lockOrder(a.target), lockOrder(b.target)) })
 	for _, o := range files {
 		if err := o.finish(); err != nil {
 			return err
@@ -743,6 +835,19 @@ func CommitAll(outs ...*Output) error {
 		}
 	}
 	return nil
+}
+
+// lockOrder is the key CommitAll orders the locks of targets by: the
+// absolute path, its folder's symbolic links followed.
+func lockOrder(target string) string {
+	dir, base := filepath.Split(target)
+	if d, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = d
+	}
+	if d, err := filepath.Abs(dir); err == nil {
+		dir = d
+	}
+	return filepath.Join(dir, base)
 }
 
 // keepPrevious links the file o will replace to a new name beside it, and
@@ -774,6 +879,7 @@ func (o *Output) Abort() {
 		return
 	}
 	o.done = true
+	defer func() { o.lock.unlock() }()
 	if o.mapping != nil {
 		unregister(o.mapping)
 		unmap(o.mapping)
@@ -800,7 +906,7 @@ func (o *Output) Abort() {
 }
 
 // RemoveTemps removes every temporary file created and not yet committed or
-// aborted. It only unlinks files, never unmaps, so it is safe to call from a
+// aborted, and the lock files of the locks held. It only unlinks files, never unmaps, so it is safe to call from a
 // signal handler's goroutine while other goroutines still fill outputs;
 // their Commit then fails.
 func RemoveTemps() {
@@ -811,4 +917,5 @@ func RemoveTemps() {
 		o.removed = true
 		delete(temps.m, o)
 	}
+	removeLockFiles()
 }
