@@ -527,13 +527,13 @@ func (o *Output) releaseStream() {
 	}
 }
 
-// openTarget opens the output path as given, for writing (with the extra
-// open flags flags), neither truncating nor creating it, so that the kernel applies the rules a
-// shell's ">" meets: a write-protected file or another user's file is
-// refused (permission denied), and so is a link that fs.protected_symlinks
-// forbids following. It returns nil when nothing is at path. A dangling
-// symbolic link is opened with O_CREATE, as ">" does, which creates the
-// file it names (created is then true).
+// openTarget opens the output path as given, for writing (with the open
+// flags flags besides), neither truncating nor creating it, so that the
+// kernel applies the rules a shell's ">" meets: a write-protected file or
+// another user's file is refused (permission denied), and so is a link
+// that fs.protected_symlinks forbids following. It returns nil when nothing
+// is at path. A dangling symbolic link is opened with O_CREATE, as ">"
+// does, which creates the file it names (created is then true).
 func openTarget(path string, flags int) (f *os.File, created bool, err error) {
 	f, err = os.OpenFile(path, os.O_WRONLY|flags, 0)
 	if err == nil || !errors.Is(err, fs.ErrNotExist) {
