@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"strider/internal/pylit"
+	"strider/internal/termsafe"
 	"strider/npy"
 )
 
@@ -86,9 +87,11 @@ func runInfo(c *cli.Context) error {
 	enc := json.NewEncoder(c.App.Writer)
 	enc.SetEscapeHTML(false)
 	bad := 0
-	fail := func(spec string, err error) {
+	fail := func(label string, err error) {
 		bad++
-		errorLine(c.App.ErrWriter, "info", fmt.Errorf("%s: %w", displayName(spec), err))
+		// The message may quote the file (an archive's member names): escaped
+		// for the terminal, as label already is.
+		errorLine(c.App.ErrWriter, "info", fmt.Errorf("%s: %s", displayName(label), termsafe.Escape(err.Error())))
 	}
 	for _, spec := range c.Args().Slice() {
 		if tf, ok, err := npy.ListTensors(spec); ok {
@@ -112,7 +115,7 @@ func runInfo(c *cli.Context) error {
 			}
 			label := spec
 			if d.Member != "" {
-				label += ":" + d.Member
+				label += ":" + termsafe.Escape(d.Member)
 			}
 			switch {
 			case d.Refused != nil:
@@ -152,9 +155,11 @@ func printInfo(w io.Writer, enc *json.Encoder, asJSON bool, spec string, d npy.D
 	if asJSON {
 		return enc.Encode(r)
 	}
-	label, dtype := spec, h.RawDescr
+	// The member name and a refused dtype are the file's, as written:
+	// escaped for the terminal.
+	label, dtype := spec, termsafe.Escape(h.RawDescr)
 	if d.Member != "" {
-		label += ":" + d.Member
+		label += ":" + termsafe.Escape(d.Member)
 	}
 	if r.Dtype != nil {
 		dtype = fmt.Sprintf("%s (%s)", *r.Dtype, r.Descr)

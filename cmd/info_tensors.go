@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"strider/internal/pylit"
+	"strider/internal/termsafe"
 	"strider/npy"
 	"strider/ops"
 )
@@ -33,7 +34,9 @@ type tensorRecord struct {
 
 // printTensors prints one line per tensor of tf, which spec names: a whole
 // file (then each line names its tensor, as FILE:NAME in text and as the
-// member key in JSON, as info lists an .npz) or one tensor.
+// member key in JSON, as info lists an .npz) or one tensor. The file's
+// strings (names, dtype names) are escaped in text for the terminal, and
+// exact in JSON.
 func printTensors(w io.Writer, enc *json.Encoder, asJSON bool, spec string, tf *npy.TensorFile) error {
 	format := map[string]string{"safetensors": "safetensors", "torch": "torch.save"}[tf.Format]
 	if len(tf.Tensors) == 0 && !asJSON {
@@ -45,7 +48,7 @@ func printTensors(w io.Writer, enc *json.Encoder, asJSON bool, spec string, tf *
 		listed := spec == tf.Path // the whole file
 		path := spec
 		if listed && (t.Name != "" || len(tf.Tensors) > 1) {
-			path += ":" + t.Name
+			path += ":" + termsafe.Escape(t.Name)
 		}
 		r := tensorRecord{
 			Path: spec, Shape: nonNil(t.Shape), Dtype: t.Dtype.Name(), Descr: t.Dtype.Descr(),
@@ -82,11 +85,11 @@ func printTensors(w io.Writer, enc *json.Encoder, asJSON bool, spec string, tf *
 		var line string
 		switch {
 		case t.Err != nil:
-			line = fmt.Sprintf("%s: %s, shape %s, not read: %v", path, t.Stored, pylit.ShapeString(r.Shape), t.Err)
+			line = fmt.Sprintf("%s: %s, shape %s, not read: %s", path, termsafe.Escape(t.Stored), pylit.ShapeString(r.Shape), termsafe.Escape(t.Err.Error()))
 		default:
 			dtype := r.Dtype
 			if t.Widened {
-				dtype = t.Stored + " (read as " + r.Dtype + ")"
+				dtype = termsafe.Escape(t.Stored) + " (read as " + r.Dtype + ")"
 			}
 			bytes := fmt.Sprintf("%d bytes", r.NBytes)
 			if r.StoredNBytes != r.NBytes {
