@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -69,7 +70,6 @@ func TestTextCommands(t *testing.T) {
 	}{
 		{[]byte("1 2\n3\n"), []string{"from-text", "-", "-o", bad}, "line 2"},
 		{[]byte("1 2\n3 x\n"), []string{"from-text", "-", "-o", bad}, "line 2, column 2"},
-		{[]byte(""), []string{"from-text", "-", "-o", bad}, "no data"},
 		{[]byte("[[1, 2], [3]]"), []string{"from-text", "--json", "-", "-o", bad}, "ragged"},
 		{nil, []string{"to-text", "testdata/example_f4_2x3x4_c.npy"}, "Expected 1D or 2D array, got 3D array instead"},
 		{nil, []string{"to-text", "--fmt", "%d %d %d", a}, "fmt has wrong number of % formats"},
@@ -95,4 +95,166 @@ func jsonEqual(a, b any) bool {
 func itoa(i int) string {
 	b, _ := json.Marshal(i)
 	return string(b)
+}
+
+// TestTextEmptyInput: an input without data rows gives what np.loadtxt
+// returns, with its warning as one line on standard error and exit 0
+// (issue 27, item 14). The shapes are NumPy 1.24's.
+func TestTextEmptyInput(t *testing.T) {
+	tmp := t.TempDir()
+	comments := filepath.Join(tmp, "comments.txt")
+	if err := os.WriteFile(comments, []byte("# only a comment\n\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(tmp, "e.npy")
+	for _, c := range []struct {
+		stdin       string
+		args        []string
+		descr, shap string
+	}{
+		{"", nil, "<f8", "(0,)"},
+		{"", []string{"--ndmin", "2"}, "<f8", "(0, 1)"},
+		{"\n\n", []string{"--usecols", "0,2"}, "<f8", "(0, 2)"},
+		{"  \n\t\n", []string{"--usecols", "0", "--ndmin", "2", "--dtype", "int8"}, "|i1", "(0, 1)"},
+		{"1 2\n", []string{"--skiprows", "1", "--ndmin", "1"}, "<f8", "(0,)"},
+		{"\u00a0\n\u3000\r\n", nil, "<f8", "(0,)"},
+		{"", []string{"--csv", "--usecols", "1,0,1", "--dtype", "complex64"}, "<c8", "(0, 3)"},
+		{"# c\n", []string{"--usecols=-1", "--ndmin", "2"}, "<f8", "(0, 1)"},
+		{"", []string{comments}, "<f8", "(0,)"},
+	} {
+		args := append([]string{"from-text"}, c.args...)
+		name := "standard input"
+		if len(c.args) == 0 || c.args[0] != comments {
+			args = append(args, "-")
+		} else {
+			name = comments
+		}
+		r := run(t, []byte(c.stdin), append(args, "-o", out)...)
+		warning := "strider: from-text: warning: loadtxt: input contained no data: \"" + name + "\"\n"
+		if r.code != 0 || string(r.stderr) != warning {
+			t.Errorf("%q %v: exit %d, stderr %q; want 0 and %q", c.stdin, c.args, r.code, r.stderr, warning)
+			continue
+		}
+		header := string(readFile(t, out))
+		if want := "{'descr': '" + c.descr + "', 'fortran_order': False, 'shape': " + c.shap + ", }"; !strings.Contains(header, want) {
+			t.Errorf("%q %v: %q, want the header %s", c.stdin, c.args, header, want)
+		}
+	}
+}
+
+// TestTextOptionRefusals: the option combinations np.loadtxt refuses with
+// a TypeError are refused with one line (issue 27, item 17).
+func TestTextOptionRefusals(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "x.npy")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--comments", " "}, `comment marker " " is whitespace`},
+		{[]string{"--comments", "\t"}, `comment marker "\t" is whitespace`},
+		{[]string{"--comments", "\u3000"}, `comment marker "\u3000" is whitespace`},
+		{[]string{"--comments", "\u00a0"}, `comment marker "\u00a0" is whitespace`},
+		{[]string{"--delimiter", "\n"}, `delimiter '\n': a line break cannot be the delimiter`},
+		{[]string{"--delimiter", "\r"}, `delimiter '\r': a line break`},
+		{[]string{"--comments", "\n"}, `comment marker "\n": a line break cannot start a comment`},
+		{[]string{"--csv", "--comments", ","}, `comment marker "," is the delimiter too`},
+	} {
+		r := run(t, []byte("1 2\n"), append(append([]string{"from-text", "-"}, c.args...), "-o", out)...)
+		wantError(t, r, "from-text")
+		if !strings.Contains(string(r.stderr), c.want) {
+			t.Errorf("%q: %q does not say %s", c.args, r.stderr, c.want)
+		}
+	}
+	// A marker of several characters may hold whitespace, and a
+	// whitespace marker goes with a delimiter, as in NumPy.
+	for _, c := range []struct {
+		stdin string
+		args  []string
+	}{
+		{"1\t2 # x\n", []string{"--comments", " #"}},
+		{"1 2\n", []string{"--comments", "\r\n"}},
+		{"1\t2 # x\n", []string{"--delimiter", "\t", "--comments", " "}},
+	} {
+		if r := run(t, []byte(c.stdin), append(append([]string{"from-text", "-"}, c.args...), "-o", out)...); r.code != 0 {
+			t.Errorf("%q: exit %d %s", c.args, r.code, r.stderr)
+		}
+	}
+}
+
+// TestTextTerminalSafety: the field an error quotes reaches the terminal as
+// visible escapes, never as the ESC, BEL, CR or NUL the file holds.
+func TestTextTerminalSafety(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "x.npy")
+	for _, c := range []struct {
+		stdin string
+		args  []string
+		want  string
+	}{
+		{"1 \x1b[2J\x07\x00\n", nil, `could not convert string '\x1b[2J\x07\x00' to float64`},
+		{"1,\x1b]0;title\x07\r\n", []string{"--csv", "--dtype", "int8"}, `could not convert string '\x1b]0;title\x07' to int8`},
+		{"(1+2j) \u202e9\xff\n", []string{"--dtype", "complex64"}, `could not convert string '\u202e9\xff' to complex64`},
+		{"[1, \x1b[31m]", []string{"--json"}, `not a number: '\x1b[31m'`},
+	} {
+		r := run(t, []byte(c.stdin), append(append([]string{"from-text", "-"}, c.args...), "-o", out)...)
+		wantError(t, r, "from-text")
+		msg := strings.TrimSuffix(string(r.stderr), "\n")
+		if strings.ContainsAny(msg, "\x1b\x07\x00\r\u202e") || !strings.Contains(msg, c.want) {
+			t.Errorf("%q: %q, want %s and no control character", c.stdin, msg, c.want)
+		}
+	}
+}
+
+// TestTextWideLine: one line of tens of millions of columns, from a pipe
+// or a file, is parsed as it is read, under a memory limit far below the
+// 24 bytes a column that splitting the row into a slice took (issue 27,
+// item 9: a 2 GiB line was once killed at 24 GB). A pipe longer than the
+// block held in memory goes through a temporary file, which is removed.
+func TestTextWideLine(t *testing.T) {
+	tmp := t.TempDir()
+	const limit = 96 << 20
+	for _, c := range []struct {
+		name   string
+		row    string
+		cols   int
+		pipe   bool
+		args   []string
+		elem   int
+		outLen int
+	}{
+		{"pipe/int8", "1 ", 12_000_000, true, []string{"--dtype", "int8"}, 1, 12_000_000},
+		{"pipe/f4/usecols", "2\t", 10_000_000, true, []string{"--dtype", "float32", "--usecols=-1,0"}, 4, 2},
+		{"file/f8", "3 ", 10_000_000, false, nil, 8, 10_000_000},
+		{"file/c16/usecols", "4\u3000", 5_000_000, false, []string{"--dtype", "complex128", "--usecols=7,-2"}, 16, 2},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			text := append(bytes.Repeat([]byte(c.row), c.cols), '\n')
+			out := filepath.Join(tmp, "w.npy")
+			args := append([]string{"from-text", "-q", "-o", out}, c.args...)
+			if c.pipe {
+				args = append(args, "-")
+			} else {
+				in := filepath.Join(tmp, "w.txt")
+				if err := os.WriteFile(in, text, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				args = append(args, in)
+			}
+			cmd := limitedCommand(t, limit, strider, args...)
+			var errb bytes.Buffer
+			cmd.Stderr = &errb
+			if c.pipe {
+				cmd.Stdin = bytes.NewReader(text)
+			}
+			if code := exitCode(t, cmd, cmd.Run()); code != 0 {
+				t.Fatalf("exit %d: %.500s", code, errb.String())
+			}
+			fi, err := os.Stat(out)
+			if err != nil || fi.Size() != 128+int64(c.elem*c.outLen) {
+				t.Fatalf("output %v (%v), want a header and %d elements", fi, err, c.outLen)
+			}
+		})
+	}
+	if left, _ := filepath.Glob(filepath.Join(os.TempDir(), "strider-stdin-*")); len(left) > 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
 }

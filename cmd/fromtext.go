@@ -4,9 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"os"
+	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
+	"strider/internal/termsafe"
 	"strider/npy"
 	"strider/ops"
 )
@@ -17,9 +21,10 @@ var fromTextCommand = &cli.Command{
 	ArgsUsage: "IN|-",
 	Description: `Writes what np.save(out, np.loadtxt(IN, dtype=D, delimiter=..., comments=...,
 skiprows=N, usecols=..., ndmin=K)) writes, byte for byte (NumPy 1.24's C
-reader): fields split at runs of whitespace (or at each --delimiter byte),
-comments from the marker to the end of the line, empty lines skipped, lines
-ending in \n, \r\n or \r. Numbers as Python's float() reads them (nan, inf,
+reader): fields split at runs of whitespace (Python's, Unicode's included:
+U+00A0, U+2003, U+3000, ...) or at each --delimiter byte, comments from the
+marker to the end of the line, empty lines skipped, lines ending in \n, \r\n
+or \r. Numbers as Python's float() reads them (nan, inf,
 infinity in any case, exponents, no underscores, no hexadecimal); integer
 dtypes read integers, and (as NumPy 1.23+ does, with a deprecation warning)
 fall back to a float cast as C casts it on x86-64. The shape is loadtxt's:
@@ -28,9 +33,12 @@ one row or one column gives a 1-d array, a single number a 0-d one, unless
 
    seq 1 100 | strider from-text - | strider sort - -o s.npy
 
-An empty input (no data rows), a ragged row or a field that is not a
-number is an error naming the line (and column): NumPy warns and returns
-an empty array for the first; strider refuses it.
+An input without data rows gives NumPy's empty array ((0,), or
+(0, len(usecols)), or (0, 1) with --ndmin 2) and its warning, one line on
+standard error. A ragged row or a field that is not a number is an error
+naming the line (and column). As in NumPy, a line break cannot be the
+delimiter or the comment marker, and without --delimiter a one-character
+whitespace marker (--comments ' ') is refused.
 
 --json reads nested lists instead (what to-text --json writes, NaN and
 Infinity included), as np.array(json.load(f), dtype=D): ragged lists are
@@ -96,6 +104,10 @@ func runFromText(c *cli.Context) error {
 	if err != nil {
 		return named(err)
 	}
+	if len(plan.Shape) > 0 && plan.Shape[0] == 0 {
+		// NumPy's UserWarning, and its empty array.
+		fmt.Fprintf(c.App.ErrWriter, "strider: from-text: warning: loadtxt: input contained no data: \"%s\"\n", termsafe.Escape(displayName(spec)))
+	}
 	filled := false
 	err = writeResult(c, opt, d, plan.Shape, func(dst []byte, o ops.Options) error {
 		filled = true
@@ -105,9 +117,10 @@ func runFromText(c *cli.Context) error {
 		o.Done.Add(int64(len(dst)))
 		return nil
 	})
-	if err != nil && !filled {
+	if err != nil && !filled && npy.CheckMemory("the rows", int64(plan.Bytes())) == nil {
 		// The output failed before the rows were parsed: a bad row is
-		// still the error to report, as when the text was parsed first.
+		// still the error to report, as when the text was parsed first,
+		// where memory can hold the rows.
 		if ferr := plan.Fill(make([]byte, plan.Bytes())); ferr != nil {
 			return named(ferr)
 		}
@@ -136,8 +149,8 @@ func loadTxtFlags(c *cli.Context) (ops.LoadTxt, error) {
 		}
 		lt.Delimiter = ','
 	}
-	if lt.Delimiter != 0 && lt.Comments != "" && lt.Comments == string(lt.Delimiter) {
-		return lt, usagef("--comments %q is the delimiter too", lt.Comments)
+	if err := lt.Check(); err != nil {
+		return lt, usagef("%v", err)
 	}
 	if lt.SkipRows, err = parseInt("skiprows", c.String("skiprows")); err != nil {
 		return lt, err
@@ -159,15 +172,68 @@ func loadTxtFlags(c *cli.Context) (ops.LoadTxt, error) {
 	return lt, nil
 }
 
-// readText reads a whole text input: a file, mapped, or all of standard
-// input. The caller calls release when done with the bytes.
+// readText reads a whole text input: a file, mapped, or standard input.
+// Standard input is held in memory up to stdinBlock bytes; a longer one
+// (a pipe of gigabytes, in one line or many) goes on to a temporary file,
+// which is mapped, so the heap holds one block of it whatever its size.
+// The caller calls release when done with the bytes.
 func readText(c *cli.Context, spec string) (text []byte, release func(), err error) {
-	if spec == "-" {
-		b, err := io.ReadAll(c.App.Reader)
-		if err != nil {
-			return nil, nil, fmt.Errorf("reading: %w", err)
-		}
-		return b, func() {}, nil
+	if spec != "-" {
+		return npy.MapBytes(spec)
 	}
-	return npy.MapBytes(spec)
+	const stdinBlock = 16 << 20
+	head, err := io.ReadAll(io.LimitReader(c.App.Reader, stdinBlock+1))
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading: %w", err)
+	}
+	if len(head) <= stdinBlock {
+		return head, func() {}, nil
+	}
+	return spoolText(head, c.App.Reader)
+}
+
+// spoolText copies head, then the rest of r, to a temporary file and maps
+// it. The file is removed at once where the system lets an open file
+// live on unnamed (Unix), else on release. The copy stops at half the
+// free space of the temporary folder, so that an endless stream fails
+// instead of filling the disk.
+func spoolText(head []byte, r io.Reader) (text []byte, release func(), err error) {
+	f, err := os.CreateTemp("", "strider-stdin-*.txt")
+	if err != nil {
+		return nil, nil, fmt.Errorf("standard input is longer than %s, and no temporary file can hold it: %w", npy.HumanBytes(int64(len(head))), err)
+	}
+	defer f.Close()
+	path := f.Name()
+	removed := os.Remove(path) == nil
+	cleanup := func() {
+		if !removed {
+			os.Remove(path)
+		}
+	}
+	room := int64(math.MaxInt64 - 1)
+	if free, ok := npy.FreeSpace(filepath.Dir(path)); ok {
+		room = free / 2
+	}
+	n, err := f.Write(head)
+	if err == nil {
+		var m int64
+		m, err = io.Copy(f, io.LimitReader(r, room-int64(n)+1))
+		if err == nil && int64(n)+m > room {
+			err = fmt.Errorf("standard input is longer than half the free space of %s (%s); give the text as a file", filepath.Dir(path), npy.HumanBytes(room))
+		}
+	}
+	if err != nil {
+		cleanup()
+		return nil, nil, fmt.Errorf("copying standard input to a temporary file: %w", err)
+	}
+	name := path
+	if removed {
+		name = fmt.Sprintf("/dev/fd/%d", f.Fd())
+	}
+	text, unmap, err := npy.MapBytes(name)
+	if err != nil {
+		cleanup()
+		return nil, nil, fmt.Errorf("mapping standard input, copied to a temporary file: %w", err)
+	}
+	return text, func() { unmap(); cleanup() }, nil
 }

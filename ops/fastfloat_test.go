@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/big"
 	"strconv"
+	"strings"
 	"testing"
 
 	"strider/internal/dtype"
@@ -135,7 +136,9 @@ func BenchmarkScanDecimal(b *testing.B) {
 func FuzzLoadTxtFast(f *testing.F) {
 	for _, s := range []string{"1 2\n3 4\n", "1.5e+00 -2.25e-03\r\n3 4", "5", "nan -inf +1e5\n", "1,2\r\n3,4", "# c\n\n1\t2 # x\n",
 		"1 2\n3\n", "1e400 -nan 4.9e-324", "1.2345678901234567890123 2\n3 4", "1e5e7\n1e5e7", "1.5.7\n2.5.8", " 1, 2\n3 ,4",
-		"1,2,\n3,4,", "1\x1c2\n3\v4", "0.000000000000000000e+00 -0\n1. .5", "1e-5-3\n2e-5-4"} {
+		"1,2,\n3,4,", "1\x1c2\n3\v4", "0.000000000000000000e+00 -0\n1. .5", "1e-5-3\n2e-5-4",
+		"1 2\u200330\n4\u00a05\u30006\n", "\u00a0\n\u3000\r\n", "1\u200b2", "1,\u20282\u2029\n3,4\u0085", "\xc2 1 \xe2\x80",
+		"", "# only\n\n", strings.Repeat("7 ", 5000) + "\n" + strings.Repeat("8\t", 5000)} {
 		for _, d := range []byte{0, ',', 'e', '.', '-', '5', ' '} {
 			f.Add([]byte(s), d, uint8(0))
 		}
@@ -157,6 +160,35 @@ func FuzzLoadTxtFast(f *testing.F) {
 			}
 			if !bytes.Equal(bytes.Join(got, nil), bytes.Join(want, nil)) || fmt.Sprint(gshape) != fmt.Sprint(wshape) {
 				t.Fatalf("%q delim %q %v: %v %x, naive %v %x", text, delim, fm, gshape, bytes.Join(got, nil), wshape, bytes.Join(want, nil))
+			}
+		}
+		// usecols naming every column backwards (every other one from the
+		// end) mirrors the rows: parseUseCols agrees with parseRow.
+		o.NDMin = 2
+		pieces, shape, err := o.Load(text, fm, Options{Threads: 1})
+		if err != nil || shape[0] == 0 {
+			return
+		}
+		all := bytes.Join(pieces, nil)
+		rows, cols := shape[0], shape[1]
+		o.UseCols = make([]int, cols)
+		for k := range o.UseCols {
+			o.UseCols[k] = cols - 1 - k
+			if k%2 == 1 {
+				o.UseCols[k] -= cols
+			}
+		}
+		pieces, shape, err = o.Load(text, fm, Options{Threads: 2})
+		if err != nil || fmt.Sprint(shape) != fmt.Sprint([]int{rows, cols}) {
+			t.Fatalf("%q delim %q usecols %v: %v %v", text, delim, o.UseCols, shape, err)
+		}
+		mirrored := bytes.Join(pieces, nil)
+		for r := 0; r < rows; r++ {
+			for k := 0; k < cols; k++ {
+				at, from := (r*cols+k)*fm.Size, (r*cols+cols-1-k)*fm.Size
+				if !bytes.Equal(mirrored[at:at+fm.Size], all[from:from+fm.Size]) {
+					t.Fatalf("%q delim %q usecols %v: row %d, element %d differs", text, delim, o.UseCols, r, k)
+				}
 			}
 		}
 	})

@@ -6,11 +6,14 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 	"unsafe"
 
 	"strider/internal/dtype"
+	"strider/internal/termsafe"
 )
 
 // LoadTxt holds np.loadtxt's options.
@@ -28,6 +31,32 @@ type LoadTxt struct {
 	// naive parses every row with parseRow, the reference that the fast
 	// row scanner is tested against.
 	naive bool
+}
+
+// Check refuses the option combinations np.loadtxt refuses with a
+// TypeError: a delimiter or a comment marker that is a line break, a
+// comment marker that is the delimiter, and a one-character comment
+// marker that is whitespace when whitespace splits the fields (NumPy
+// cannot tell the two apart: "The values for control characters
+// 'delimiter' and 'comment' are incompatible"). A marker of several
+// characters may hold anything.
+func (o LoadTxt) Check() error {
+	if o.Delimiter == '\n' || o.Delimiter == '\r' {
+		return fmt.Errorf("delimiter %q: a line break cannot be the delimiter (NumPy: control character 'delimiter' cannot be a newline)", o.Delimiter)
+	}
+	c := []byte(o.Comments)
+	if utf8.RuneCount(c) != 1 {
+		return nil
+	}
+	switch {
+	case c[0] == '\n' || c[0] == '\r':
+		return fmt.Errorf("comment marker %q: a line break cannot start a comment (NumPy: control character 'comment' cannot be a newline)", o.Comments)
+	case o.Delimiter != 0 && o.Comments == string(o.Delimiter):
+		return fmt.Errorf("comment marker %q is the delimiter too (NumPy: the values for control characters 'comment' and 'delimiter' are incompatible)", o.Comments)
+	case o.Delimiter == 0 && textSpace(c) == len(c):
+		return fmt.Errorf("comment marker %q is whitespace, which splits the fields when no delimiter is given (NumPy: the values for control characters 'delimiter' and 'comment' are incompatible)", o.Comments)
+	}
+	return nil
 }
 
 // TextError is a parse error at a 1-based line and column of the input.
@@ -59,10 +88,11 @@ type textChunk struct {
 // skiprows, usecols, ndmin) does (NumPy 1.24's C reader), on opt.Threads
 // threads, and returns the array's C-order data, in pieces to be joined,
 // and its shape. Lines end at
-// "\n", "\r\n" or "\r" (files are read with universal newlines). Empty
-// input (no data rows) is an error, as is a ragged row or a field that
-// does not parse, naming its line and column. It is Plan and Fill into
-// fresh memory.
+// "\n", "\r\n" or "\r" (files are read with universal newlines). An
+// input without data rows gives loadtxt's empty array (NumPy warns; the
+// caller can tell by a shape of length 0 on the first axis). A ragged row
+// or a field that does not parse is an error naming its line and column.
+// It is Plan and Fill into fresh memory.
 func (o LoadTxt) Load(text []byte, f dtype.Dtype, opt Options) ([][]byte, []int, error) {
 	p, err := o.Plan(text, f, opt)
 	if err != nil {
@@ -103,8 +133,9 @@ func (p *TextPlan) Bytes() int {
 }
 
 // Plan counts the data rows of text and the columns of its first row, as
-// Load's first pass; an input without data rows is an error here. Errors
-// in the rows themselves are Fill's to find.
+// Load's first pass. Without data rows the shape is NumPy's for an empty
+// input: (0,), (0, len(UseCols)), or with NDMin 2 a column. Errors in the
+// rows themselves are Fill's to find.
 func (o LoadTxt) Plan(text []byte, f dtype.Dtype, opt Options) (*TextPlan, error) {
 	if err := f.Check(); err != nil {
 		return nil, err
@@ -157,18 +188,19 @@ func (o LoadTxt) Plan(text []byte, f dtype.Dtype, opt Options) (*TextPlan, error
 		if r > 0 && p.cols < 0 {
 			forLines(body[bounds[c]:bounds[c+1]], func(l []byte) {
 				if p.cols < 0 && o.hasData(l) {
-					p.cols = len(o.split(nil, o.content(l)))
-					if o.UseCols != nil {
-						p.cols = len(o.UseCols)
-					}
+					p.cols = o.countFields(o.content(l))
 				}
 			})
 		}
 		total += r
 		line += lines[c]
 	}
-	if total == 0 {
-		return nil, &TextError{Line: line, Msg: "no data: the input holds no rows (np.loadtxt warns and returns an empty array)"}
+	if o.UseCols != nil {
+		p.cols = len(o.UseCols)
+	} else if total == 0 {
+		// NumPy's reader makes an empty input a (0, 1) array; loadtxt's
+		// squeeze then gives (0,) unless ndmin is 2.
+		p.cols = 1
 	}
 	p.Shape = loadtxtShape(total, p.cols, o.NDMin)
 	return p, nil
@@ -295,12 +327,7 @@ func (o LoadTxt) hasData(l []byte) bool {
 	if o.Delimiter != 0 {
 		return len(l) > 0
 	}
-	for _, c := range l {
-		if !isTextSpace(c) {
-			return true
-		}
-	}
-	return false
+	return len(trimTextSpace(l)) > 0
 }
 
 // isTextSpace is Python's str.isspace for the ASCII characters a line
@@ -309,17 +336,64 @@ func isTextSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r' || c >= 0x1c && c <= 0x1f
 }
 
+// textSpace is the length in bytes of the whitespace character that l
+// starts with, 0 if it starts with none. Whitespace is Python's
+// str.isspace, where NumPy's tokenizer splits (Py_UNICODE_ISSPACE) and
+// its number parsers trim, in the UTF-8 that NumPy decodes a file from:
+// the ASCII ones of isTextSpace, U+0085, U+00A0, U+1680, U+2000 to
+// U+200A, U+2028, U+2029, U+202F, U+205F and U+3000.
+func textSpace(l []byte) int {
+	if len(l) == 0 || l[0] >= utf8.RuneSelf {
+		return unicodeSpace(l)
+	}
+	return int(asciiSpace[l[0]])
+}
+
+// asciiSpace is isTextSpace as a table of lengths, which keeps textSpace
+// small enough to inline into the loops over every byte of a row.
+var asciiSpace = [utf8.RuneSelf]uint8{'\t': 1, '\v': 1, '\f': 1, '\r': 1, ' ': 1, 0x1c: 1, 0x1d: 1, 0x1e: 1, 0x1f: 1}
+
+// unicodeSpace is textSpace for l starting with a byte past ASCII (or
+// empty).
+func unicodeSpace(l []byte) int {
+	r, n := utf8.DecodeRune(l)
+	switch {
+	case r == 0x85 || r == 0xa0 || r == 0x1680 || r >= 0x2000 && r <= 0x200a,
+		r == 0x2028 || r == 0x2029 || r == 0x202f || r == 0x205f || r == 0x3000:
+		return n
+	}
+	return 0
+}
+
+// lastTextSpace is the length of the whitespace character that l ends
+// with, 0 if none.
+func lastTextSpace(l []byte) int {
+	if len(l) > 0 && l[len(l)-1] < utf8.RuneSelf {
+		return int(asciiSpace[l[len(l)-1]])
+	}
+	_, n := utf8.DecodeLastRune(l)
+	if unicodeSpace(l[len(l)-n:]) == n {
+		return n
+	}
+	return 0
+}
+
 // parseChunk parses whole lines, every row of cols columns, appending the
 // elements to dst. Float dtypes without usecols go through scanRow
 // first, which parses a row in one pass; any row it does not take (a
 // field it cannot parse, a column count that differs) is parsed again by
-// parseRow, the reference, which also finds the error to report.
+// parseRow, the reference, which also finds the error to report. Neither
+// holds a row's fields in a slice: a row of 100 million columns takes
+// the memory of its elements and no more.
 func (o LoadTxt) parseChunk(chunk []byte, f dtype.Dtype, parse fieldFunc, cols int, dst []byte) textChunk {
 	ch := textChunk{cols: cols, data: dst}
 	// scanRow cuts fields where a number ends, which is only where split
 	// cuts them if the delimiter cannot be part of a number.
 	fast := !o.naive && f.Kind == 'f' && o.UseCols == nil && !strings.ContainsRune("0123456789.eE+-", rune(o.Delimiter))
-	var fields [][]byte
+	var picks []colPick
+	if o.UseCols != nil {
+		picks = make([]colPick, 0, len(o.UseCols))
+	}
 	forLines(chunk, func(line []byte) {
 		if ch.err != nil || ch.raggedLine > 0 {
 			return
@@ -333,50 +407,121 @@ func (o LoadTxt) parseChunk(chunk []byte, f dtype.Dtype, parse fieldFunc, cols i
 				return
 			}
 		}
-		fields = o.parseRow(&ch, fields[:0], l, parse)
+		if o.UseCols != nil {
+			o.parseUseCols(&ch, l, f, parse, picks)
+		} else {
+			o.parseRow(&ch, l, parse)
+		}
 	})
 	return ch
 }
 
-// parseRow parses the row l (a line without its break and comment) with
-// split and parse, appending its elements to ch.data; a line without
-// fields is skipped. A bad row sets ch.err or ch.raggedLine.
-func (o LoadTxt) parseRow(ch *textChunk, fields [][]byte, l []byte, parse fieldFunc) [][]byte {
-	fields = o.split(fields, l)
-	if len(fields) == 0 {
-		return fields
-	}
-	n := len(fields)
-	if o.UseCols != nil {
-		n = len(o.UseCols)
-	}
-	if n != ch.cols {
-		ch.raggedLine, ch.raggedCols = ch.lines, n
-		return fields
-	}
+// parseRow parses the row l (a line without its break and comment) field
+// by field, appending its elements to ch.data; a line without fields is
+// skipped. A bad row sets ch.err or ch.raggedLine: as in NumPy, which
+// splits the whole row before it converts a field, a row with another
+// number of columns is reported as such whatever its fields hold.
+func (o LoadTxt) parseRow(ch *textChunk, l []byte, parse fieldFunc) {
 	start := len(ch.data)
-	for k := 0; k < n; k++ {
-		col := k
-		if o.UseCols != nil {
-			col = o.UseCols[k]
-			if col < 0 {
-				col += len(fields)
-			}
-			if col < 0 || col >= len(fields) {
-				ch.err = &TextError{Line: ch.lines, Msg: fmt.Sprintf("invalid column index %d for a row with %d columns", o.UseCols[k], len(fields))}
-				ch.data = ch.data[:start]
-				return fields
-			}
+	n := 0
+	var bad *TextError
+	for field, next, ok := o.nextField(l, 0); ok; field, next, ok = o.nextField(l, next) {
+		n++
+		if bad != nil || n > ch.cols {
+			continue // counted only
 		}
 		var err error
-		if ch.data, err = parse(ch.data, fields[col]); err != nil {
-			ch.err = &TextError{Line: ch.lines, Column: col + 1, Msg: err.Error()}
-			ch.data = ch.data[:start]
-			return fields
+		if ch.data, err = parse(ch.data, field); err != nil {
+			bad = &TextError{Line: ch.lines, Column: n, Msg: err.Error()}
 		}
 	}
-	ch.rows++
-	return fields
+	switch {
+	case n == 0:
+		return
+	case n != ch.cols:
+		ch.raggedLine, ch.raggedCols = ch.lines, n
+	case bad != nil:
+		ch.err = bad
+	default:
+		ch.rows++
+		return
+	}
+	ch.data = ch.data[:start]
+}
+
+// colPick is a column that usecols picks from a row: the field's index
+// in the row, and the index k of its element in the output row.
+type colPick struct{ col, k int }
+
+// parseUseCols is parseRow with usecols: the row's fields are walked
+// once, each picked field parsed into its element's place, and the walk
+// ends at the last column picked. Negative columns count from the end, so
+// with one of them the fields are counted first. Rows may differ in
+// length. The error reported is NumPy's, which converts the columns in
+// usecols' order: the first column that is out of range or does not
+// parse. picks is scratch of len(o.UseCols) capacity.
+func (o LoadTxt) parseUseCols(ch *textChunk, l []byte, f dtype.Dtype, parse fieldFunc, picks []colPick) {
+	n := -1 // the row's number of fields, once known
+	if slices.ContainsFunc(o.UseCols, func(c int) bool { return c < 0 }) {
+		if n = o.countFields(l); n == 0 {
+			return
+		}
+	}
+	badK := len(o.UseCols) // the first column out of range
+	for k, col := range o.UseCols {
+		if col < 0 {
+			col += n
+		}
+		if col < 0 || n >= 0 && col >= n {
+			badK = k
+			break
+		}
+		picks = append(picks, colPick{col, k})
+	}
+	slices.SortFunc(picks, func(a, b colPick) int { return a.col - b.col })
+	field, next, ok := o.nextField(l, 0)
+	if !ok {
+		return // no fields: not a row
+	}
+	start := len(ch.data)
+	rowBytes := len(o.UseCols) * f.Size
+	if cap(ch.data)-start >= rowBytes {
+		ch.data = ch.data[:start+rowBytes]
+	} else { // past the rows Plan counted, which Fill reports
+		ch.data = append(ch.data, make([]byte, rowBytes)...)
+	}
+	errK := badK // the first element that did not parse
+	var bad *TextError
+	i, col := 0, 0
+	for ; ok && i < len(picks); field, next, ok = o.nextField(l, next) {
+		for ; i < len(picks) && picks[i].col == col; i++ {
+			if k := picks[i].k; k < errK {
+				// The element's place, of capacity one element: parse's
+				// append writes there.
+				at := start + k*f.Size
+				if _, err := parse(ch.data[at:at:at+f.Size], field); err != nil {
+					errK, bad = k, &TextError{Line: ch.lines, Column: col + 1, Msg: err.Error()}
+				}
+			}
+		}
+		col++
+	}
+	if i < len(picks) { // the row ended before these columns
+		n = col
+		for _, p := range picks[i:] {
+			badK = min(badK, p.k)
+		}
+	}
+	switch {
+	case errK < badK:
+		ch.err = bad
+	case badK < len(o.UseCols):
+		ch.err = &TextError{Line: ch.lines, Msg: fmt.Sprintf("invalid column index %d for a row with %d columns", o.UseCols[badK], n)}
+	default:
+		ch.rows++
+		return
+	}
+	ch.data = ch.data[:start]
 }
 
 // scanRow is parseRow for a float row of cols fields in the common
@@ -391,8 +536,8 @@ func (o LoadTxt) scanRow(dst, l []byte, cols int, f dtype.Dtype) ([]byte, bool) 
 	i, n := 0, 0
 	for {
 		if o.Delimiter == 0 {
-			for i < len(l) && isTextSpace(l[i]) {
-				i++
+			for n := textSpace(l[i:]); n > 0; n = textSpace(l[i:]) {
+				i += n
 			}
 			if i == len(l) {
 				break
@@ -413,7 +558,7 @@ func (o LoadTxt) scanRow(dst, l []byte, cols int, f dtype.Dtype) ([]byte, bool) 
 				return dst[:start], false
 			}
 			i++ // a delimiter at the end is an empty last field: scanDecimal refuses it
-		} else if !isTextSpace(l[i]) {
+		} else if textSpace(l[i:]) == 0 {
 			return dst[:start], false
 		}
 	}
@@ -438,37 +583,64 @@ func appendFloat(dst []byte, x float64, f dtype.Dtype) []byte {
 	return appendFloatBits(dst, math.Float64bits(x), f)
 }
 
-// split cuts a line into fields: at every delimiter byte, or at runs of
-// whitespace (leading and trailing whitespace ignored) when there is none.
-// A line with no content has no fields.
-func (o LoadTxt) split(fields [][]byte, l []byte) [][]byte {
+// nextField returns the field of the row l that starts at offset i and
+// the offset where the next one starts, or ok false past the last field;
+// the first field starts at 0. Fields are cut at every delimiter byte,
+// or, without one, at runs of whitespace (textSpace), whitespace at
+// either end ignored. A row with no content has no fields.
+func (o LoadTxt) nextField(l []byte, i int) (field []byte, next int, ok bool) {
+	if o.Delimiter != 0 {
+		if i > len(l) || len(l) == 0 {
+			return nil, 0, false
+		}
+		j := bytes.IndexByte(l[i:], o.Delimiter)
+		if j < 0 {
+			return l[i:], len(l) + 1, true
+		}
+		return l[i : i+j], i + j + 1, true
+	}
+	i = skipTextSpace(l, i)
+	if i >= len(l) {
+		return nil, 0, false
+	}
+	end := fieldEnd(l, i)
+	return l[i:end], end, true
+}
+
+// countFields is the number of fields nextField finds in the row l.
+func (o LoadTxt) countFields(l []byte) int {
 	if o.Delimiter != 0 {
 		if len(l) == 0 {
-			return fields
+			return 0
 		}
-		start := 0
-		for i, c := range l {
-			if c == o.Delimiter {
-				fields = append(fields, l[start:i])
-				start = i + 1
-			}
-		}
-		return append(fields, l[start:])
+		return bytes.Count(l, []byte{o.Delimiter}) + 1
 	}
-	i := 0
-	for {
-		for i < len(l) && isTextSpace(l[i]) {
-			i++
-		}
-		if i == len(l) {
-			return fields
-		}
-		start := i
-		for i < len(l) && !isTextSpace(l[i]) {
-			i++
-		}
-		fields = append(fields, l[start:i])
+	n := 0
+	for i := skipTextSpace(l, 0); i < len(l); i = skipTextSpace(l, fieldEnd(l, i)) {
+		n++
 	}
+	return n
+}
+
+// fieldEnd returns the offset of the first whitespace character at or
+// after i (len(l) if none). The printable ASCII bytes, which make up most
+// of a row, are passed over with one comparison each.
+func fieldEnd(l []byte, i int) int {
+	for ; i < len(l); i++ {
+		if c := l[i]; c-'!' >= utf8.RuneSelf-'!' && textSpace(l[i:]) != 0 {
+			break
+		}
+	}
+	return i
+}
+
+// skipTextSpace returns the offset of the first byte at or after i that
+// does not start a whitespace character (len(l) if none).
+func skipTextSpace(l []byte, i int) int {
+	for n := textSpace(l[i:]); n > 0; n = textSpace(l[i:]) {
+		i += n
+	}
+	return i
 }
 
 // fieldFunc appends the element a field encodes.
@@ -615,12 +787,11 @@ func parseCInt(b []byte) (neg bool, mag uint64, ok bool) {
 	return neg, mag, true
 }
 
+// trimTextSpace is b without the whitespace (textSpace) at either end.
 func trimTextSpace(b []byte) []byte {
-	for len(b) > 0 && isTextSpace(b[0]) {
-		b = b[1:]
-	}
-	for len(b) > 0 && isTextSpace(b[len(b)-1]) {
-		b = b[:len(b)-1]
+	b = b[skipTextSpace(b, 0):]
+	for n := lastTextSpace(b); n > 0; n = lastTextSpace(b) {
+		b = b[:len(b)-n]
 	}
 	return b
 }
@@ -703,34 +874,100 @@ func floatSyntax(b []byte) bool {
 	return i == len(b)
 }
 
-// parseComplex parses NumPy's complex text: "1.5", "2j", "1+2j", "1-2.5e3j",
-// "inf+nanj", optionally in parentheses.
+// parseComplex parses a complex field as NumPy 1.24's loadtxt does
+// (to_complex_int in numpy/core/src/multiarray/textreading/conversions.c):
+// optional parentheses, whitespace around the field and inside the
+// parentheses; then a real part alone ("1.5"), an imaginary part alone
+// ("2j"), or both ("1+2j", "1-2j"; after a '+' the imaginary part may
+// have a sign of its own: "7+-5j" is 7-5j, "7++5j" 7+5j). Each part is
+// the longest prefix Python's float parser reads (pyFloatPrefix), so no
+// whitespace may stand inside the number: "1+2 j" and "1 +2j" are
+// refused. Unbalanced parentheses are refused.
 func parseComplex(b []byte) (re, im float64, ok bool) {
-	b = trimTextSpace(b)
-	if len(b) >= 2 && b[0] == '(' && b[len(b)-1] == ')' {
-		b = b[1 : len(b)-1]
-	}
-	if len(b) > 0 && b[len(b)-1] == 'j' {
-		body := b[:len(b)-1]
-		// The imaginary part starts at the last sign not after an 'e'.
-		for k := len(body) - 1; k > 0; k-- {
-			if (body[k] == '+' || body[k] == '-') && body[k-1] != 'e' && body[k-1] != 'E' {
-				r, ok1 := parsePyFloat(body[:k])
-				i, ok2 := parsePyFloat(body[k:])
-				if ok1 && ok2 && !isTextSpace(body[k-1]) {
-					return r, i, true
-				}
-				return 0, 0, false
-			}
+	// number reads the part at b[i:]: its value and where it ends, or -1.
+	number := func(i int) (float64, int) {
+		n := pyFloatPrefix(b[i:])
+		if n == 0 {
+			return 0, -1
 		}
-		i, ok := parsePyFloat(body)
-		if !ok || len(body) != len(trimTextSpace(body)) {
+		x, _ := parsePyFloat(b[i : i+n])
+		return x, i + n
+	}
+	i := skipTextSpace(b, 0)
+	paren := i < len(b) && b[i] == '('
+	if paren {
+		i = skipTextSpace(b, i+1)
+	}
+	if re, i = number(i); i < 0 {
+		return 0, 0, false
+	}
+	if i == len(b) {
+		return re, 0, !paren
+	}
+	switch b[i] {
+	case 'j':
+		re, im = 0, re
+		i++
+	case '+', '-':
+		if b[i] == '+' {
+			i++
+		}
+		if im, i = number(i); i < 0 || i == len(b) || b[i] != 'j' {
 			return 0, 0, false
 		}
-		return 0, i, true
+		i++
 	}
-	r, ok := parsePyFloat(b)
-	return r, 0, ok
+	if paren {
+		if i = skipTextSpace(b, i); i == len(b) || b[i] != ')' {
+			return 0, 0, false
+		}
+		i++
+	}
+	return re, im, skipTextSpace(b, i) == len(b)
+}
+
+// pyFloatPrefix is the length of the longest prefix of b that Python's
+// PyOS_string_to_double reads when it is given an end pointer, 0 where b
+// does not start with a number (whitespace included): a sign, then inf,
+// infinity or nan in any case, or digits with an optional point and an
+// exponent, which counts only with digits ("1e+j" reads "1").
+func pyFloatPrefix(b []byte) int {
+	i := 0
+	if i < len(b) && (b[i] == '+' || b[i] == '-') {
+		i++
+	}
+	word := func(w string) bool { return len(b)-i >= len(w) && strings.EqualFold(string(b[i:i+len(w)]), w) }
+	switch {
+	case word("infinity"):
+		return i + 8
+	case word("inf"), word("nan"):
+		return i + 3
+	}
+	digits := 0
+	for ; i < len(b) && b[i]-'0' < 10; i++ {
+		digits++
+	}
+	if i < len(b) && b[i] == '.' {
+		for i++; i < len(b) && b[i]-'0' < 10; i++ {
+			digits++
+		}
+	}
+	if digits == 0 {
+		return 0
+	}
+	if i < len(b) && b[i]|0x20 == 'e' {
+		j := i + 1
+		if j < len(b) && (b[j] == '+' || b[j] == '-') {
+			j++
+		}
+		if j < len(b) && b[j]-'0' < 10 {
+			for j < len(b) && b[j]-'0' < 10 {
+				j++
+			}
+			i = j
+		}
+	}
+	return i
 }
 
 // float64ToHalfBits rounds x to the nearest float16 (ties to even), as
@@ -759,13 +996,35 @@ func float64ToHalfBits(x float64) uint16 {
 	return sign | uint16(e+15)<<10 | m
 }
 
-// pyQuote is Python's repr of the text, near enough for a message.
+// pyQuote is Python's repr of a field, near enough for a message, and
+// safe to print: termsafe.Escape writes what a terminal would act on
+// (ESC, BEL, CR, NUL, bidi overrides, bytes that are not UTF-8) as
+// visible escapes, after the backslashes are doubled as repr doubles
+// them. A field past 100 bytes is cut there, and "..." says so (NumPy's
+// message cuts the repr at 100 characters).
 func pyQuote(b []byte) string {
-	s := string(b)
-	if !strings.Contains(s, "'") {
-		return "'" + strings.ReplaceAll(s, "\\", "\\\\") + "'"
+	const most = 100
+	cut := len(b) > most
+	if cut {
+		n := most
+		for n > 0 && !utf8.RuneStart(b[n]) {
+			n--
+		}
+		b = b[:n]
 	}
-	return strconv.Quote(s)
+	q := "'"
+	if bytes.IndexByte(b, '\'') >= 0 && bytes.IndexByte(b, '"') < 0 {
+		q = `"`
+	}
+	s := strings.ReplaceAll(string(b), `\`, `\\`)
+	if q == "'" {
+		s = strings.ReplaceAll(s, "'", `\'`)
+	}
+	s = q + termsafe.Escape(s) + q
+	if cut {
+		s += "..."
+	}
+	return s
 }
 
 // LoadJSON parses nested JSON lists of numbers (what json.dumps(a.tolist())
