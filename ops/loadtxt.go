@@ -657,6 +657,11 @@ func fieldParser(f dtype.Dtype) (fieldFunc, error) {
 	case 'f':
 		return func(dst, field []byte) ([]byte, error) {
 			x, ok := parsePyFloat(field)
+			if !ok && f.Size == 2 {
+				// NumPy 1.24 reads float16 with Python's float(), which
+				// takes underscores between digits ("1_0" is 10).
+				x, ok = parseUnderscored(field)
+			}
 			if !ok {
 				return dst, bad(field)
 			}
@@ -827,6 +832,26 @@ func parsePyFloat(b []byte) (float64, bool) {
 		}
 	}
 	return x, true
+}
+
+// parseUnderscored is Python's float() of a field with underscores
+// (PEP 515): each one between two digits, then dropped.
+func parseUnderscored(b []byte) (float64, bool) {
+	b = trimTextSpace(b)
+	digits := make([]byte, 0, len(b))
+	for i, c := range b {
+		if c != '_' {
+			digits = append(digits, c)
+			continue
+		}
+		if i == 0 || i == len(b)-1 || b[i-1]-'0' >= 10 || b[i+1]-'0' >= 10 {
+			return 0, false
+		}
+	}
+	if len(digits) == len(b) {
+		return 0, false
+	}
+	return parsePyFloat(digits)
 }
 
 // floatSyntax checks b against Python's float grammar (ASCII only).

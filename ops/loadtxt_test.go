@@ -244,6 +244,8 @@ func loadFloats(o LoadTxt, text string, f dtype.Dtype) ([]float64, error) {
 		switch {
 		case part.Kind == 'f' && part.Size == 8:
 			out = append(out, math.Float64frombits(binary.LittleEndian.Uint64(data[i:])))
+		case part.Kind == 'f' && part.Size == 2:
+			out = append(out, dtype.HalfToFloat64(binary.LittleEndian.Uint16(data[i:])))
 		case part.Kind == 'f' && part.Size == 4:
 			out = append(out, float64(math.Float32frombits(binary.LittleEndian.Uint32(data[i:]))))
 		case part.Size == 8:
@@ -411,5 +413,35 @@ func TestTextSpace(t *testing.T) {
 		if textSpace(b) != 0 || lastTextSpace(b) != 0 {
 			t.Errorf("% x: whitespace", b)
 		}
+	}
+}
+
+// TestLoadTxtHalfUnderscores: NumPy 1.24 reads float16 fields with
+// Python's float(), which takes underscores between digits; the other
+// dtypes refuse them.
+func TestLoadTxtHalfUnderscores(t *testing.T) {
+	f2 := dtype.Dtype{Kind: 'f', Size: 2}
+	for _, c := range []struct {
+		field string
+		want  float64 // NaN: refused
+	}{
+		{"1_0", 10}, {"1_0e1_0", math.Inf(1)}, {"1_0.5", 10.5}, {"1.5_5", 1.5498046875}, {" 1_0 ", 10},
+		{"\u00a01_0\u3000", 10}, {"+1_0", 10}, {"1__0", math.NaN()}, {"_1", math.NaN()}, {"1_", math.NaN()},
+		{"1._5", math.NaN()}, {"1_.5", math.NaN()}, {"1e1_", math.NaN()}, {"in_f", math.NaN()}, {"1_e5", math.NaN()},
+		{"1e_5", math.NaN()}, {"0x1_0", math.NaN()},
+	} {
+		got, err := loadFloats(LoadTxt{Delimiter: ';'}, c.field, f2)
+		if c.want != c.want {
+			if err == nil {
+				t.Errorf("%q: read as %v, NumPy refuses it", c.field, got)
+			}
+			continue
+		}
+		if err != nil || len(got) != 1 || got[0] != c.want {
+			t.Errorf("%q: %v %v, want %v", c.field, got, err, c.want)
+		}
+	}
+	if _, err := loadFloats(LoadTxt{}, "1_0", dtype.Dtype{Kind: 'f', Size: 4}); err == nil {
+		t.Errorf("float32 read 1_0")
 	}
 }
