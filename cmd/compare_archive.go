@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"strider/internal/termsafe"
 	"strider/npy"
 	"strider/ops"
 )
@@ -37,6 +38,8 @@ func compareArchives(c *cli.Context, specA, specD string, tol ops.Tolerance, opt
 	if !done || err != nil {
 		return done, err
 	}
+	defer arA.Close()
+	defer arD.Close()
 	counts, err := reportMembers(c, arA, arD, names, tol, opt)
 	if err != nil {
 		return true, err
@@ -125,7 +128,7 @@ func reportMembers(c *cli.Context, arA, arD *npy.Archive, names []string, tol op
 		case !inA[name]:
 			m.Status = "only in B"
 		default:
-			r, err := compareMember(c, arA.Spec(name), arD.Spec(name), tol, opt)
+			r, err := compareMember(c, arA, arD, name, tol, opt)
 			if err != nil {
 				return nil, err
 			}
@@ -146,7 +149,7 @@ func reportMembers(c *cli.Context, arA, arD *npy.Archive, names []string, tol op
 			}
 			continue
 		}
-		line := name + ": " + m.Status
+		line := termsafe.Escape(name) + ": " + m.Status // the file's name, shown on a terminal
 		if m.compareReport != nil && !m.Equal {
 			line += ": " + strings.Join(m.lines, ", ")
 		}
@@ -170,15 +173,15 @@ func plural(n int, word string) string {
 	return word + "s"
 }
 
-// compareMember compares one pair of members as compare compares two
-// arrays.
-func compareMember(c *cli.Context, specA, specD string, tol ops.Tolerance, opt settings) (*compareReport, error) {
-	a, err := openInput(c, specA, npy.AccessAll)
+// compareMember compares member name of the two archives as compare
+// compares two arrays.
+func compareMember(c *cli.Context, arA, arD *npy.Archive, name string, tol ops.Tolerance, opt settings) (*compareReport, error) {
+	a, err := openArchiveMember(arA, name)
 	if err != nil {
 		return nil, err
 	}
 	defer a.Close()
-	d, err := openInput(c, specD, npy.AccessAll)
+	d, err := openArchiveMember(arD, name)
 	if err != nil {
 		return nil, err
 	}
@@ -197,6 +200,16 @@ func compareMember(c *cli.Context, specA, specD string, tol ops.Tolerance, opt s
 		err = compareClose(r, a, d, tol, o)
 	}
 	return r, err
+}
+
+// openArchiveMember is openInput for a member of an open archive, which
+// is indexed once for all its members.
+func openArchiveMember(ar *npy.Archive, name string) (input, error) {
+	a, err := ar.Open(name, npy.AccessAll)
+	if err != nil {
+		return input{}, fmt.Errorf("%s: %w", termsafe.Escape(ar.Spec(name)), err)
+	}
+	return inputOf(a), nil
 }
 
 // compareArchives adds, when compare's two specs are archives compared

@@ -137,8 +137,12 @@ func openInput(c *cli.Context, spec string, access npy.Access) (input, error) {
 	if err != nil {
 		return input{}, fmt.Errorf("%s: %w", displayName(spec), err)
 	}
-	v := ops.View{Elem: a.Dtype.Size, Shape: a.Shape, Strides: a.Strides(), Data: a.Data}
-	return input{Array: a, view: v}, nil
+	return inputOf(a), nil
+}
+
+// inputOf is the input over an open array: the array and its view.
+func inputOf(a *npy.Array) input {
+	return input{Array: a, view: ops.View{Elem: a.Dtype.Size, Shape: a.Shape, Strides: a.Strides(), Data: a.Data}}
 }
 
 func displayName(spec string) string {

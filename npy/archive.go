@@ -15,6 +15,9 @@ type Archive struct {
 	Kind   string   // "npz", "safetensors", "torch" or "folder"
 	Names  []string // member names, in the archive's order (sorted for a folder)
 	folder bool
+	// members is the open, indexed file once Open has read a member; Close
+	// releases it.
+	members *members
 }
 
 // Spec returns the input spec that opens member name.

@@ -339,7 +339,11 @@ func openMember(zr *zip.Reader, member string, hasMember bool, headerOnly bool) 
 		}
 		zf = zr.File[0]
 	}
+	return readMember(zf, headerOnly)
+}
 
+// readMember reads the .npy that the archive member zf holds.
+func readMember(zf *zip.File, headerOnly bool) (*Array, error) {
 	rc, err := zf.Open()
 	if err != nil {
 		return nil, malformed("cannot read member %q: %w", zf.Name, err)

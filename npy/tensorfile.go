@@ -201,6 +201,12 @@ func openTensor(kind tensorKind, b []byte, member string, hasMember bool, header
 	if err != nil {
 		return nil, false, err
 	}
+	return t.array(b, headerOnly)
+}
+
+// array makes the Array of tensor t of the file b; onMapping tells whether
+// its Data is a slice of b.
+func (t *Tensor) array(b []byte, headerOnly bool) (a *Array, onMapping bool, err error) {
 	if t.Err != nil {
 		return nil, false, t.Err
 	}
