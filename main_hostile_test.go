@@ -261,4 +261,3 @@ func TestHostilePass(t *testing.T) {
 		})
 	}
 }
-
