@@ -27,6 +27,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"strider/internal/termsafe"
 	"strider/npy"
 )
 
@@ -96,7 +97,9 @@ func usagef(format string, args ...any) error {
 // errorLine writes err as the contract's one line, "strider: <command>:
 // <message>", with the message on one line and clipped in the middle.
 func errorLine(w io.Writer, command string, err error) {
-	msg := clipMiddle(strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", " ")), " "), maxMessage)
+	// The message may quote what a file holds (a name, a field): whatever
+	// a terminal would act on is escaped here too, whoever built it.
+	msg := clipMiddle(termsafe.Escape(strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", " ")), " ")), maxMessage)
 	if command != "" {
 		fmt.Fprintf(w, "strider: %s: %s\n", command, msg)
 	} else {
