@@ -4,6 +4,4 @@ import numpy as np
 import sys
 
 r = np.loadtxt(sys.stdin, dtype='<i4', skiprows=1, usecols=(0, -1))
-if r.size == 0:  # strider refuses a text with no data, where NumPy only warns
-    raise ValueError('the input holds no data')
 np.save('t.npy', np.ascontiguousarray(r) if r.ndim else r)  # C order; a 0-d result stays 0-d
