@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"strider/internal/testkit"
 )
 
 // Hostile .safetensors and torch.save files (issue 27): pickles that once
@@ -19,53 +21,6 @@ import (
 // thousandfold, and names that a terminal would obey. Each is answered in
 // seconds, read or refused with one line; npy/torch_hostile_test.go has
 // the same shapes against the readers' bounds.
-
-// hostilePickle writes a protocol-2 pickle opcode by opcode; shared
-// references go through the memo (LONG_BINPUT, LONG_BINGET).
-type hostilePickle struct{ bytes.Buffer }
-
-func newHostilePickle() *hostilePickle {
-	p := &hostilePickle{}
-	p.WriteString("\x80\x02")
-	return p
-}
-
-func (p *hostilePickle) op(ops string) *hostilePickle { p.WriteString(ops); return p }
-
-func (p *hostilePickle) le32(op byte, n uint32) *hostilePickle {
-	p.WriteByte(op)
-	p.Write(binary.LittleEndian.AppendUint32(nil, n))
-	return p
-}
-
-func (p *hostilePickle) str(s string) *hostilePickle {
-	p.le32('X', uint32(len(s))).WriteString(s)
-	return p
-}
-
-func (p *hostilePickle) put(i uint32) *hostilePickle { return p.le32('r', i) }
-func (p *hostilePickle) get(i uint32) *hostilePickle { return p.le32('j', i) }
-
-// tensor pushes a float32 tensor of shape (1,) at offset of storage "0",
-// of numel elements, as torch.save writes one.
-func (p *hostilePickle) tensor(numel, offset uint32) *hostilePickle {
-	p.op("ctorch._utils\n_rebuild_tensor_v2\n((").str("storage").op("ctorch\nFloatStorage\n").str("0").str("cpu")
-	p.le32('J', numel).op("tQ").le32('J', offset).op("K\x01\x85K\x01\x85\x89ccollections\nOrderedDict\n)RtR")
-	return p
-}
-
-// shared pushes a list of n references to the value v pushes.
-func (p *hostilePickle) shared(n int, v func(p *hostilePickle)) *hostilePickle {
-	p.op("](")
-	v(p)
-	p.put(0)
-	for range n - 1 {
-		p.get(0)
-	}
-	return p.op("e")
-}
-
-func (p *hostilePickle) done() []byte { return append(p.Bytes(), '.') }
 
 // writeTorch writes a torch.save archive of the pickle p whose storage "0"
 // holds one float32 1.0, stored as torch.save stores it.
@@ -104,7 +59,7 @@ func writeDeflatedTorch(t *testing.T, path string) string {
 	zw := zip.NewWriter(&buf)
 	w, err := zw.Create("archive/data.pkl")
 	if err == nil {
-		_, err = w.Write(newHostilePickle().op("}").str("a").tensor(mib<<20/4, 0).op("s").done())
+		_, err = w.Write(testkit.NewPickle().Op("}").Str("a").Tensor("0", mib<<20/4, 0, 1).Op("s").Done())
 	}
 	if err == nil {
 		w, err = zw.CreateRaw(&zip.FileHeader{Name: "archive/data/0", Method: zip.Deflate, CRC32: crc,
@@ -130,31 +85,31 @@ func writeDeflatedTorch(t *testing.T, path string) string {
 func TestTorchHostile(t *testing.T) {
 	dir := t.TempDir()
 	key := func(n int) string { return strings.Repeat("k", n) }
-	sharedTuple := newHostilePickle().op("}K\x00").put(0)
+	sharedTuple := testkit.NewPickle().Op("}K\x00").Put(0)
 	for i := uint32(1); i <= 40; i++ {
-		sharedTuple.get(i - 1).op("\x86").put(i)
+		sharedTuple.Get(i - 1).Op("\x86").Put(i)
 	}
-	nested := newHostilePickle().op("}").str(key(8 << 20)).put(0)
+	nested := testkit.NewPickle().Op("}").Str(key(8 << 20)).Put(0)
 	for range 249 {
-		nested.op("}").get(0)
+		nested.Op("}").Get(0)
 	}
-	nested.tensor(1, 0).op(strings.Repeat("s", 250))
+	nested.Tensor("0", 1, 0, 1).Op(strings.Repeat("s", 250))
 	for _, c := range []struct {
 		name   string
 		pickle []byte
 		want   string // in the refusal; "": read, no tensors
 	}{
-		{"dict key: a tuple shared 40 levels deep", sharedTuple.op("Ns").done(), ""},
-		{"dict key: a tuple of 1M items", newHostilePickle().op("}(").op(strings.Repeat("K\x00", 1<<20)).op("tNs").done(), ""},
-		{"OrderedDict pair of a 200k-item tuple", newHostilePickle().op("ccollections\nOrderedDict\n]((").
-			op(strings.Repeat("K\x00", 200_000)).op("tN\x86e\x85R").done(), ""},
-		{"500k references to {32 MiB key: None}", newHostilePickle().shared(500_000, func(p *hostilePickle) {
-			p.op("}").str(key(32 << 20)).op("Ns")
-		}).done(), ""},
-		{"1000 references to {16 MiB key: tensor}", newHostilePickle().shared(1000, func(p *hostilePickle) {
-			p.op("}").str(key(16<<20)).tensor(1, 0).op("s")
-		}).done(), "data.pkl names a tensor with 2 keys joined into 16777218 bytes, over the limit of 65536 bytes for a name"},
-		{"8 MiB key under 250 nested dicts", nested.done(), "data.pkl names a tensor with 250 keys joined into 2097152249 bytes, over the limit of 65536"},
+		{"dict key: a tuple shared 40 levels deep", sharedTuple.Op("Ns").Done(), ""},
+		{"dict key: a tuple of 1M items", testkit.NewPickle().Op("}(").Op(strings.Repeat("K\x00", 1<<20)).Op("tNs").Done(), ""},
+		{"OrderedDict pair of a 200k-item tuple", testkit.NewPickle().Op("ccollections\nOrderedDict\n]((").
+			Op(strings.Repeat("K\x00", 200_000)).Op("tN\x86e\x85R").Done(), ""},
+		{"500k references to {32 MiB key: None}", testkit.NewPickle().Shared(500_000, func(p *testkit.Pickle) {
+			p.Op("}").Str(key(32 << 20)).Op("Ns")
+		}).Done(), ""},
+		{"1000 references to {16 MiB key: tensor}", testkit.NewPickle().Shared(1000, func(p *testkit.Pickle) {
+			p.Op("}").Str(key(16<<20)).Tensor("0", 1, 0, 1).Op("s")
+		}).Done(), "data.pkl names a tensor with 2 keys joined into 16777218 bytes, over the limit of 65536 bytes for a name"},
+		{"8 MiB key under 250 nested dicts", nested.Done(), "data.pkl names a tensor with 250 keys joined into 2097152249 bytes, over the limit of 65536"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			path := writeTorch(t, filepath.Join(dir, "hostile.pt"), c.pickle)
@@ -215,8 +170,8 @@ func TestTensorNamesEscaped(t *testing.T) {
 	st := writeSafetensors(t, filepath.Join(dir, "esc.safetensors"),
 		`{"\u001b[2J\u001b[31mX":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},`+
 			`"\u001b]0;t\u0007\r\b":{"dtype":"\u001b[5m\u009b1m","shape":[1],"data_offsets":[4,8]}}`, make([]byte, 8))
-	pt := writeTorch(t, filepath.Join(dir, "esc.pt"), newHostilePickle().op("}").str(clear).tensor(1, 0).op("s").
-		str(title).tensor(1, 0).op("s").done())
+	pt := writeTorch(t, filepath.Join(dir, "esc.pt"), testkit.NewPickle().Op("}").Str(clear).Tensor("0", 1, 0, 1).Op("s").
+		Str(title).Tensor("0", 1, 0, 1).Op("s").Done())
 	for _, c := range []struct {
 		args []string
 		want string // in stdout, or in stderr for an error

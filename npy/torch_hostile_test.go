@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"strider/internal/testkit"
 )
 
 // Hostile torch.save pickles and archives (issue 27): shapes PyTorch never
@@ -18,118 +20,60 @@ import (
 // out of memory. Each must be read, or refused with one line, in time
 // linear in its size.
 
-// pickleBuilder writes a protocol-2 pickle opcode by opcode. Shared
-// references go through the memo (put, get), so that the files stay small.
-type pickleBuilder struct{ bytes.Buffer }
-
-func newPickle() *pickleBuilder {
-	p := &pickleBuilder{}
-	p.WriteString("\x80\x02")
-	return p
-}
-
-// op writes opcodes that take no argument: "}" an empty dict, "s"
-// SETITEM, "(" MARK, "t" TUPLE, "e" APPENDS, "N" None, ...
-func (p *pickleBuilder) op(ops string) *pickleBuilder { p.WriteString(ops); return p }
-
-func (p *pickleBuilder) le32(op byte, n uint32) *pickleBuilder {
-	p.WriteByte(op)
-	p.Write(binary.LittleEndian.AppendUint32(nil, n))
-	return p
-}
-
-func (p *pickleBuilder) str(s string) *pickleBuilder {
-	p.le32('X', uint32(len(s))).WriteString(s)
-	return p
-}
-func (p *pickleBuilder) int(n int32) *pickleBuilder  { return p.le32('J', uint32(n)) }
-func (p *pickleBuilder) put(i uint32) *pickleBuilder { return p.le32('r', i) } // LONG_BINPUT
-func (p *pickleBuilder) get(i uint32) *pickleBuilder { return p.le32('j', i) } // LONG_BINGET
-
-func (p *pickleBuilder) global(module, name string) *pickleBuilder {
-	return p.op("c" + module + "\n" + name + "\n")
-}
-
-// tensor pushes a float32 tensor of shape (size,) at offset of the storage
-// key, of numel elements, as torch.save writes one.
-func (p *pickleBuilder) tensor(key string, numel, offset, size int32) *pickleBuilder {
-	p.global("torch._utils", "_rebuild_tensor_v2").op("(")
-	p.op("(").str("storage").global("torch", "FloatStorage").str(key).str("cpu").int(numel).op("tQ")
-	p.int(offset).int(size).op("\x85").int(1).op("\x85\x89")
-	return p.global("collections", "OrderedDict").op(")RtR")
-}
-
-// tensorValue pushes a tensor of one element.
-func (p *pickleBuilder) tensorValue() *pickleBuilder { return p.tensor("0", 1, 0, 1) }
-
-// tensorValue pushes a tensor of one element.
-// shared pushes a list of n references to the value v pushes.
-func (p *pickleBuilder) shared(n int, v func(p *pickleBuilder)) *pickleBuilder {
-	p.op("](")
-	v(p)
-	p.put(0)
-	for range n - 1 {
-		p.get(0)
-	}
-	return p.op("e")
-}
-
-func (p *pickleBuilder) done() []byte { return append(bytes.Clone(p.Bytes()), '.') }
-
 // sharedTupleKey is {t: None} where t nests (x, x) levels deep, x the
 // level below: a key of 2**levels leaves in about 5*levels bytes.
 func sharedTupleKey(levels int) []byte {
-	p := newPickle().op("}").int(0).put(0)
+	p := testkit.NewPickle().Op("}").Int(0).Put(0)
 	for i := 1; i <= levels; i++ {
-		p.get(uint32(i - 1)).op("\x86").put(uint32(i))
+		p.Get(uint32(i - 1)).Op("\x86").Put(uint32(i))
 	}
-	return p.op("Ns").done()
+	return p.Op("Ns").Done()
 }
 
 // longTupleKey is {(0, 0, ...): None} with n items.
 func longTupleKey(n int) []byte {
-	return newPickle().op("}(").op(strings.Repeat("K\x00", n)).op("tNs").done()
+	return testkit.NewPickle().Op("}(").Op(strings.Repeat("K\x00", n)).Op("tNs").Done()
 }
 
 // orderedDictLongTuple is OrderedDict([((0, 0, ...), None)]) with n items.
 func orderedDictLongTuple(n int) []byte {
-	p := newPickle().global("collections", "OrderedDict").op("](")
-	p.op("(").op(strings.Repeat("K\x00", n)).op("tN\x86e\x85R")
-	return p.done()
+	p := testkit.NewPickle().Global("collections", "OrderedDict").Op("](")
+	p.Op("(").Op(strings.Repeat("K\x00", n)).Op("tN\x86e\x85R")
+	return p.Done()
 }
 
 // repeatedKey is a dict whose one key of size bytes is set n times,
 // through the memo.
 func repeatedKey(size, n int) []byte {
-	p := newPickle().op("}").str(strings.Repeat("k", size)).put(0).op("Ns")
+	p := testkit.NewPickle().Op("}").Str(strings.Repeat("k", size)).Put(0).Op("Ns")
 	for range n - 1 {
-		p.get(0).op("Ns")
+		p.Get(0).Op("Ns")
 	}
-	return p.done()
+	return p.Done()
 }
 
 // sharedKeyDict is a list of n references to {key of size bytes: value}.
-func sharedKeyDict(n, size int, value func(p *pickleBuilder)) []byte {
-	return newPickle().shared(n, func(p *pickleBuilder) {
-		p.op("}").str(strings.Repeat("k", size))
+func sharedKeyDict(n, size int, value func(p *testkit.Pickle)) []byte {
+	return testkit.NewPickle().Shared(n, func(p *testkit.Pickle) {
+		p.Op("}").Str(strings.Repeat("k", size))
 		value(p)
-		p.op("s")
-	}).done()
+		p.Op("s")
+	}).Done()
 }
 
 // nestedKey is {k: {k: ... {k: tensor}}}, levels dicts under one key of
 // size bytes.
 func nestedKey(levels, size int) []byte {
-	p := newPickle().op("}").str(strings.Repeat("k", size)).put(0)
+	p := testkit.NewPickle().Op("}").Str(strings.Repeat("k", size)).Put(0)
 	for range levels - 1 {
-		p.op("}").get(0)
+		p.Op("}").Get(0)
 	}
-	p.tensor("0", 1, 0, 1)
-	return p.op(strings.Repeat("s", levels)).done()
+	p.Tensor("0", 1, 0, 1)
+	return p.Op(strings.Repeat("s", levels)).Done()
 }
 
-func noneValue(p *pickleBuilder)   { p.op("N") }
-func tensorValue(p *pickleBuilder) { p.tensorValue() }
+func noneValue(p *testkit.Pickle)   { p.Op("N") }
+func tensorValue(p *testkit.Pickle) { p.TensorValue() }
 
 // within fails the test when f takes longer than d: it would hang.
 func within(t *testing.T, d time.Duration, f func()) {
@@ -214,9 +158,9 @@ func walkPickle(p []byte, w *walker) (*TensorFile, error) {
 
 // TestWalkNames: names join the keys on the path with '.'.
 func TestWalkNames(t *testing.T) {
-	p := newPickle().op("}").str("a").op("}").str("b").op("](")
-	p.tensorValue().tensorValue().op("es").op("s").str("").op("}").str("c").tensorValue().op("ss")
-	tf, err := walkPickle(p.done(), newWalker(nil))
+	p := testkit.NewPickle().Op("}").Str("a").Op("}").Str("b").Op("](")
+	p.TensorValue().TensorValue().Op("es").Op("s").Str("").Op("}").Str("c").TensorValue().Op("ss")
+	tf, err := walkPickle(p.Done(), newWalker(nil))
 	var names []string
 	for _, tn := range tf.Tensors {
 		names = append(names, tn.Name)
@@ -224,7 +168,7 @@ func TestWalkNames(t *testing.T) {
 	if got := strings.Join(names, ","); err != nil || got != "a.b.0,a.b.1,.c" {
 		t.Errorf("names %q, %v; want a.b.0,a.b.1,.c", got, err)
 	}
-	tf, err = walkPickle(newPickle().tensorValue().done(), newWalker(nil))
+	tf, err = walkPickle(testkit.NewPickle().TensorValue().Done(), newWalker(nil))
 	if err != nil || len(tf.Tensors) != 1 || tf.Tensors[0].Name != "" {
 		t.Errorf("a bare tensor: %+v, %v", tf.Tensors, err)
 	}
@@ -249,7 +193,7 @@ func TestWalkHostileNames(t *testing.T) {
 		{"a key over the name bound", "2 keys joined into 8194 bytes, over the limit of 5000 bytes", sharedKeyDict(2, 8192, tensorValue)},
 		{"a key under 250 nested dicts", "250 keys joined into 256249 bytes, over the limit of 5000", nestedKey(250, 1024)},
 		{"one dict under many references", "first 16 tensors come to 65574 bytes, over the limit of 65536", sharedKeyDict(1000, 4096, tensorValue)},
-		{"too many tensors", "more than 100 tensors", newPickle().shared(1000, tensorValue).done()},
+		{"too many tensors", "more than 100 tensors", testkit.NewPickle().Shared(1000, tensorValue).Done()},
 	} {
 		_, err := walkPickle(c.pickle, small())
 		if err == nil || !strings.Contains(err.Error(), c.want) || !errors.Is(err, ErrFormat) {
@@ -311,8 +255,8 @@ func torchZipDeflated(t testing.TB, p []byte, mib int, crc uint32) []byte {
 func TestTorchDeflatedStorage(t *testing.T) {
 	const mib = 64
 	numel := int32(mib << 20 / 4)
-	p := newPickle().op("}").str("first").tensor("0", numel, 0, 1).op("s").
-		str("last").tensor("0", numel, numel-1, 1).op("s").done()
+	p := testkit.NewPickle().Op("}").Str("first").Tensor("0", numel, 0, 1).Op("s").
+		Str("last").Tensor("0", numel, numel-1, 1).Op("s").Done()
 	for _, c := range []struct {
 		crc       uint32
 		name      string
