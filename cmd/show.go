@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"fmt"
 	"io"
 	"math"
 	"runtime"
@@ -85,14 +86,29 @@ func runShow(c *cli.Context) error {
 		return err
 	}
 	defer in.Close()
+	name := displayName(spec)
+	if items != nil {
+		name += "[" + expr + "]"
+	}
 	v := in.view
 	if items != nil {
-		if v, err = indexView(in.view, items); err != nil {
+		if v, err = indexView(name, in.view, items); err != nil {
 			return err
 		}
 	}
 	if err := v.Check(); err != nil {
 		return err
+	}
+	// Every printed element is read and formatted, and its text held: a
+	// whole view of 2**40 elements (--full, --edgeitems 0) is refused here.
+	const maxPrinted = 1 << 20 // about 2.5 s of float64s, 120 MiB
+	printed := npprint.Printed(v.Shape, opt)
+	if err := checkVisits(name, v, printed, "elements to format", maxPrinted); err != nil {
+		return err
+	}
+	need := npprint.MemoryEstimate(in.Dtype.Kind, in.Dtype.Size, printed, opt)
+	if err := npy.CheckMemory(fmt.Sprintf("printing %d elements", printed), need); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
 	}
 	a := edgeElements(v, in.Dtype, opt)
 	var text string
@@ -121,8 +137,9 @@ func isScalarIndex(items []pylit.IndexItem, hasExpr bool, ndim int) bool {
 }
 
 // indexView is a[items] as a view: the view itself for basic indexing,
-// a C-order copy of the gathered elements for advanced indexing.
-func indexView(v ops.View, items []pylit.IndexItem) (ops.View, error) {
+// a C-order copy of the gathered elements for advanced indexing, which is
+// bounded first as every printed element is (name is a[items] in errors).
+func indexView(name string, v ops.View, items []pylit.IndexItem) (ops.View, error) {
 	ix, err := v.Index(items)
 	if err != nil {
 		return ops.View{}, err
@@ -130,7 +147,17 @@ func indexView(v ops.View, items []pylit.IndexItem) (ops.View, error) {
 	if w, ok := ix.Basic(); ok {
 		return w, nil
 	}
-	dst := make([]byte, ops.Count(ix.Shape)*v.Elem)
+	// The copy is then printed, usually summarized; the gather itself
+	// moves about 100 M elements a second.
+	const maxGathered = 1 << 24
+	n := ops.Count(ix.Shape)
+	if err := checkVisits(name, v, n, "elements to gather", maxGathered); err != nil {
+		return ops.View{}, err
+	}
+	if err := npy.CheckMemory("the indexed elements", int64(n*v.Elem)); err != nil {
+		return ops.View{}, fmt.Errorf("%s: %w", name, err)
+	}
+	dst := make([]byte, n*v.Elem)
 	if err := ix.Write(dst, ops.Options{Threads: runtime.GOMAXPROCS(0)}); err != nil {
 		return ops.View{}, err
 	}

@@ -76,6 +76,13 @@ func runStats(c *cli.Context) error {
 		return err
 	}
 	defer in.Close()
+	// A view larger than its storage is read once per distinct element
+	// (ops.Stats skips the axes of stride 0); what is left is bounded.
+	const maxVisits = 1 << 28 // about a second on 2 cores (0.4 G float32s a second)
+	name := displayName(spec)
+	if items != nil {
+		name += "[" + c.Args().Get(1) + "]"
+	}
 	v := in.view
 	if items != nil {
 		ix, err := in.view.Index(items)
@@ -84,6 +91,9 @@ func runStats(c *cli.Context) error {
 		}
 		var ok bool
 		if v, ok = ix.Basic(); !ok {
+			if err := checkVisits(name, in.view, ops.Count(ix.Shape), "elements to gather", maxVisits); err != nil {
+				return err
+			}
 			n := ops.Count(ix.Shape) * in.Dtype.Size
 			if err := npy.CheckMemory("the indexed elements", int64(n)); err != nil {
 				return err
@@ -94,6 +104,10 @@ func runStats(c *cli.Context) error {
 			}
 			v = ops.Contiguous(in.Dtype.Size, ix.Shape, buf)
 		}
+	}
+	distinct, _ := ops.DropRepeats(v)
+	if err := checkVisits(name, v, distinct.Count(), "elements to read", maxVisits); err != nil {
+		return err
 	}
 	f := in.Dtype
 	s, err := ops.Stats(v, f, opt.Options)
@@ -184,4 +198,26 @@ func statsJSON(shape []int, d dtype.Dtype, s ops.Summary) []byte {
 	return fmt.Appendf(nil, `{"shape":[%s],"dtype":%q,"count":%d,"nan":%d,"posinf":%d,"neginf":%d,"zero":%d,"min":%s,"max":%s,"mean":%s,"std":%s}`+"\n",
 		strings.Join(dims, ","), d.Name(), s.Count, s.NaN, s.PosInf, s.NegInf, s.Zero,
 		lo.json, hi.json, statsJSONFloat(s.Mean), statsJSONFloat(s.Std))
+}
+
+// checkVisits bounds a command's work over a view that repeats the elements
+// of its storage (issue 27). A command that visits `visits` elements of v
+// (what says which, and what it does with them: "elements to read") does
+// work proportional to its input while they are no more than v's storage
+// holds, however large that is. A torch tensor with stride 0 (expand) or
+// overlapping strides can name far more elements than it stores (2**40 on
+// 4 bytes); its work is then bounded by limit, a count the command gets
+// through in seconds, and beyond that it is refused before anything is
+// read, allocated or created.
+func checkVisits(name string, v ops.View, visits int, what string, limit int) error {
+	stored := len(v.Data) / max(1, v.Elem)
+	if visits <= max(stored, limit) {
+		return nil
+	}
+	unit := "elements"
+	if stored == 1 {
+		unit = "element"
+	}
+	return fmt.Errorf("%s: %d %s, but its storage holds %d %s (stride 0, as torch's expand makes, or overlapping strides); strider does at most %d for a view larger than its storage",
+		name, visits, what, stored, unit, limit)
 }

@@ -1,7 +1,11 @@
 package cmd
 
 import (
+	"fmt"
 	"io"
+	"math"
+	"os"
+	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
@@ -85,14 +89,88 @@ func runToText(c *cli.Context) error {
 		return err
 	}
 	defer in.Close()
+	// Bounded before the output is created: the work (a view larger than
+	// its storage), the memory of a row, the disk for the text.
+	const maxWrites = 1 << 24 // about a second of savetxt on 2 cores (20 M elements/s), 5 s of JSON (3.4 M/s)
+	name, v := displayName(spec), in.view
 	if c.Bool(textJSONFlag.Name) {
-		j, err := ops.JSONText(in.view, in.Dtype)
-		if err != nil {
+		lists, numbers := jsonItems(v.Shape)
+		visits, what := numbers, "elements to write"
+		if numbers == 0 {
+			visits, what = lists, "empty lists to write" // shape (2**40, 0)
+		}
+		if err := checkVisits(name, v, visits, what, maxWrites); err != nil {
 			return err
 		}
-		return writeText(c, func(w io.Writer) error { _, err := w.Write(j); return err })
+		// Each list takes "[]", each number a digit, and all numbers but
+		// the first follow a ", ".
+		least := int64(2*lists + numbers + 2*max(numbers-1, 0))
+		if err := checkTextRoom(c, least); err != nil {
+			return err
+		}
+		return writeText(c, func(w io.Writer) error { return ops.WriteJSON(w, v, in.Dtype) })
 	}
-	return writeText(c, func(w io.Writer) error { return st.Write(w, in.view, in.Dtype, opt.Options) })
+	least, memory, err := st.Needs(v, in.Dtype, opt.Options)
+	if err != nil {
+		return err
+	}
+	visits, what := v.Count(), "elements to write"
+	if visits == 0 {
+		visits, what = v.Shape[0], "empty rows to write" // shape (2**40, 0): a newline each
+	}
+	if err := checkVisits(name, v, visits, what, maxWrites); err != nil {
+		return err
+	}
+	if err := npy.CheckMemory("the format and the text of a row", memory); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	if err := checkTextRoom(c, least); err != nil {
+		return err
+	}
+	return writeText(c, func(w io.Writer) error { return st.Write(w, v, in.Dtype, opt.Options) })
+}
+
+// jsonItems is how many lists and numbers json.dumps(a.tolist()) writes
+// for an array of shape, each at most math.MaxInt/8: a shape (2**40, 0)
+// holds no number but 2**40 + 1 lists.
+func jsonItems(shape []int) (lists, numbers int) {
+	const most = math.MaxInt / 8
+	n := 1
+	for _, d := range shape {
+		lists = min(lists+n, most)
+		if d != 0 && n > most/d {
+			n = most
+			continue
+		}
+		n *= d
+	}
+	return lists, n
+}
+
+// checkTextRoom refuses a text of at least n bytes for -o PATH when PATH's
+// file system has less free space, before the output is created. npy's own
+// check needs the exact size, which a text does not have before it is
+// written. A device or FIFO as PATH (-o /dev/null) is written, not
+// created, and takes any size; standard output is a stream.
+func checkTextRoom(c *cli.Context, n int64) error {
+	path := c.String(outputFlag.Name)
+	if !c.IsSet(outputFlag.Name) || path == "-" || path == "" {
+		return nil
+	}
+	target := path
+	if fi, err := os.Stat(path); err == nil {
+		if !fi.Mode().IsRegular() {
+			return nil
+		}
+		if t, err := filepath.EvalSymlinks(path); err == nil {
+			target = t
+		}
+	}
+	dir := filepath.Dir(target)
+	if free, ok := npy.FreeSpace(dir); ok && n > free {
+		return fmt.Errorf("cannot create %s: the text takes at least %s (%d bytes) of disk space, but the file system of %s has %s free", path, npy.HumanBytes(n), n, dir, npy.HumanBytes(free))
+	}
+	return nil
 }
 
 // writeText lets write produce the text into -o PATH, atomically, or onto

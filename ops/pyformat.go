@@ -107,6 +107,55 @@ func ParsePyFormat(s string) (PyFormat, error) {
 	return p, nil
 }
 
+// minLen is the fewest bytes Append writes for any arguments: the literal
+// text (less its '+' signs when plusFree, for a caller that may delete
+// each "+-"'s plus) and each conversion at its narrowest, nan or inf for a
+// float one.
+func (p PyFormat) minLen(plusFree bool) int {
+	n := 0
+	for _, part := range p.parts {
+		if part.conv == 0 {
+			n += len(part.lit)
+			if plusFree {
+				n -= strings.Count(part.lit, "+")
+			}
+			continue
+		}
+		n += part.minLen()
+	}
+	return n
+}
+
+// minLen is the narrowest a conversion writes.
+func (s pyPart) minLen() int {
+	body := 1 // a digit, or str() of a value
+	switch s.conv {
+	case 's', 'r':
+		if s.prec >= 0 {
+			body = min(body, s.prec)
+		}
+		return max(s.width, body)
+	case 'd', 'i', 'u', 'x', 'X', 'o':
+		body = max(body, s.prec)
+		if s.alt && s.conv != 'd' && s.conv != 'i' && s.conv != 'u' {
+			body += 2 // 0x, 0X, 0o
+		}
+	case 'e', 'E':
+		body = 3 // nan and inf; a finite value takes 5 at least (1e+00)
+	case 'f', 'F':
+		switch {
+		case s.prec != 0:
+			body = 3 // nan, inf, 0.0 and longer
+		case s.alt:
+			body = 2 // 0.
+		}
+	}
+	if s.plus || s.space {
+		body++
+	}
+	return max(s.width, body)
+}
+
 // convertsToInt reports whether a conversion turns its argument into an
 // integer (%d %i %u), which fails on a float NaN or infinity.
 func (p PyFormat) convertsToInt() bool {

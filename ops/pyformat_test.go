@@ -110,3 +110,54 @@ func TestAppendExp18(t *testing.T) {
 		t.Fatal("1.5 not taken by the fast path")
 	}
 }
+
+// TestPyFormatMinLen: minLen is a lower bound of every output, and the
+// least output of these formats over a spread of values (issue 27: to-text
+// refuses a text whose least size exceeds the free disk).
+func TestPyFormatMinLen(t *testing.T) {
+	var values []PyValue
+	for _, x := range []float64{0, -0.0, 1, -1.5, 1e300, -1e-300, 5e-324, math.NaN(), math.Inf(1), math.Inf(-1)} {
+		values = append(values, PyValue{Kind: 'f', F: x, BitSize: 64}, PyValue{Kind: 'f', F: x, BitSize: 16})
+	}
+	for _, m := range []uint64{0, 1, 9, 10, 255, math.MaxUint64} {
+		values = append(values, PyValue{Kind: 'i', Mag: m}, PyValue{Kind: 'i', Neg: true, Mag: m}, PyValue{Kind: 'b', Mag: min(m, 1)})
+	}
+	for _, c := range []struct {
+		fmt   string
+		least int // the shortest output over values
+	}{
+		{"%.18e", 3}, {"%e", 3}, {"%E", 3}, {"%.0e", 3}, {"%10.3e", 10}, {"%-4e|", 5}, {"%+e", 4},
+		{"%f", 3}, {"%.0f", 1}, {"%#.0f", 2}, {"%g", 1}, {"% g", 2}, {"%08.3f", 8},
+		{"%d", 1}, {"%.3d", 3}, {"%#x", 3}, {"%#o", 3}, {"%X", 1}, {"%+d", 2},
+		{"%s", 1}, {"%r", 1}, {"%.0s", 0}, {"%.2s", 1}, {"%5s", 5},
+		{"a%sb%%c", 5}, {"%s, %s", 4}, {"(%s+%sj)", 6},
+	} {
+		p, err := ParsePyFormat(c.fmt)
+		if err != nil {
+			t.Fatalf("%q: %v", c.fmt, err)
+		}
+		n := p.convs
+		least := math.MaxInt
+		for _, v := range values {
+			args := make([]PyValue, n)
+			for k := range args {
+				args[k] = v
+			}
+			out, err := p.Append(nil, args)
+			if err != nil {
+				continue // %d of NaN, %x of a float
+			}
+			least = min(least, len(out))
+			if len(out) < p.minLen(false) {
+				t.Errorf("%q %% %+v = %q, shorter than minLen %d", c.fmt, v, out, p.minLen(false))
+			}
+		}
+		if got := p.minLen(false); got != c.least || least != c.least {
+			t.Errorf("%q: minLen %d, shortest output %d, want both %d", c.fmt, got, least, c.least)
+		}
+	}
+	p, _ := ParsePyFormat(" (%s+%sj)")
+	if got := p.minLen(true); got != 6 { // " (" "j)" and the two parts; the "+" may go
+		t.Errorf("complex column: minLen(plusFree) %d, want 6", got)
+	}
+}

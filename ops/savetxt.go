@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -101,23 +102,103 @@ func (o SaveTxt) Write(w io.Writer, v View, f dtype.Dtype, opt Options) error {
 	return err
 }
 
+// Needs returns, before Write, the fewest bytes of text Write produces for
+// v (a lower bound: every conversion at its narrowest) and about the most
+// memory it holds (the row format, o.Fmt once per column, parsed; each
+// thread's arguments for a row; rows of text in flight), so that a caller
+// can refuse a text larger than the disk or a row larger than the memory
+// before anything is allocated or written. A format Write would refuse
+// gets 0 and 0: Write says what is wrong with it.
+func (o SaveTxt) Needs(v View, f dtype.Dtype, opt Options) (text, memory int64, err error) {
+	if err := f.CheckElem(v.Elem); err != nil {
+		return 0, 0, err
+	}
+	if err := v.Check(); err != nil {
+		return 0, 0, err
+	}
+	nd := len(v.Shape)
+	if nd == 0 || nd > 2 {
+		return 0, 0, fmt.Errorf("Expected 1D or 2D array, got %dD array instead", nd)
+	}
+	rows, ncol := int64(v.Shape[0]), int64(1)
+	if nd == 2 {
+		ncol = int64(v.Shape[1])
+	}
+	complexX := f.Kind == 'c'
+	one, perColumn := o.columnFormat(complexX)
+	pf, err := ParsePyFormat(one)
+	if err != nil {
+		return 0, 0, nil
+	}
+	var row, fmtBytes int64 // the least text of a row; the row format's bytes
+	switch {
+	case ncol == 0: // an empty row is its newline
+	case perColumn:
+		delim := int64(len(o.Delimiter))
+		if complexX {
+			delim -= int64(strings.Count(o.Delimiter, "+"))
+		}
+		row = addSat(mulSat(ncol, int64(pf.minLen(complexX))), mulSat(ncol-1, delim))
+		fmtBytes = mulSat(ncol, int64(len(one)+len(o.Delimiter)))
+	default:
+		row, fmtBytes = int64(pf.minLen(complexX)), int64(len(one))
+	}
+	text = mulSat(rows, addSat(row, int64(len(o.Newline))))
+	text = addSat(text, int64(len(o.commented(o.Header))+len(o.commented(o.Footer))))
+	// Measured on a (1, 2**22) uint8 array with %.18e on 2 threads: 418
+	// bytes a column at the peak (the parsed parts and the arguments
+	// dominate); the estimate errs high. Rounds of rows take about 256 KiB
+	// of text per chunk, 4 chunks a thread (see Write).
+	threads := int64(opt.threads())
+	perCol := 512 + 64*threads
+	memory = addSat(mulSat(2, fmtBytes), mulSat(ncol, perCol))
+	memory = addSat(memory, 4*threads*(256<<10))
+	return text, memory, nil
+}
+
+// mulSat is a*b for a, b >= 0, or math.MaxInt64 when that overflows.
+func mulSat(a, b int64) int64 {
+	if a != 0 && b > math.MaxInt64/a {
+		return math.MaxInt64
+	}
+	return a * b
+}
+
+// addSat is a+b for a, b >= 0, or math.MaxInt64 when that overflows.
+func addSat(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
+}
+
+// columnFormat returns the %-format of one column, and whether o.Fmt is
+// one (a single conversion, repeated for every column; for complex numbers
+// " (fmt+fmtj)"). Otherwise it is o.Fmt itself, the format of a whole row.
+func (o SaveTxt) columnFormat(complexX bool) (string, bool) {
+	if strings.Count(o.Fmt, "%") != 1 {
+		return o.Fmt, false
+	}
+	if complexX {
+		return " (" + o.Fmt + "+" + o.Fmt + "j)", true
+	}
+	return o.Fmt, true
+}
+
 // rowFormat returns the %-format of a whole row of ncol columns: o.Fmt
 // repeated with the delimiter when it has one conversion (for complex
 // numbers, " (fmt+fmtj)"), else o.Fmt itself, which must then have one
 // conversion per column (two for complex numbers).
 func (o SaveTxt) rowFormat(ncol int, complexX bool) (string, error) {
-	switch n := strings.Count(o.Fmt, "%"); {
-	case n == 1:
-		one := o.Fmt
-		if complexX {
-			one = " (" + o.Fmt + "+" + o.Fmt + "j)"
-		}
+	one, perColumn := o.columnFormat(complexX)
+	if perColumn {
 		cols := make([]string, ncol)
 		for k := range cols {
 			cols[k] = one
 		}
 		return strings.Join(cols, o.Delimiter), nil
-	case complexX && n != 2*ncol, !complexX && n != ncol:
+	}
+	if n := strings.Count(o.Fmt, "%"); complexX && n != 2*ncol || !complexX && n != ncol {
 		return "", fmt.Errorf("fmt has wrong number of %% formats:  %s", o.Fmt)
 	}
 	return o.Fmt, nil
@@ -186,29 +267,42 @@ func appendPyValues(args []PyValue, b []byte, f dtype.Dtype) []PyValue {
 	return append(args, PyValue{Kind: 'f', F: real(z), BitSize: bits}, PyValue{Kind: 'f', F: imag(z), BitSize: bits})
 }
 
-// JSONText returns v as Python's json.dumps(a.tolist()) writes it: nested
-// lists with ", " between items, floats as Python's repr of their float64
-// value (NaN, Infinity, -Infinity as the json module writes them), bools
-// as true/false. Complex numbers are refused, as json refuses them.
-func JSONText(v View, f dtype.Dtype) ([]byte, error) {
+// WriteJSON writes v to w as Python's json.dumps(a.tolist()) writes it:
+// nested lists with ", " between items, floats as Python's repr of their
+// float64 value (NaN, Infinity, -Infinity as the json module writes them),
+// bools as true/false. Complex numbers are refused, as json refuses them,
+// before anything is written. The text goes out in pieces of about 64 KiB,
+// so its size never has to fit in memory.
+func WriteJSON(w io.Writer, v View, f dtype.Dtype) error {
 	if err := f.Check(); err != nil {
-		return nil, err
+		return err
 	}
 	if f.Kind == 'c' && v.Count() > 0 {
-		return nil, fmt.Errorf("Object of type complex is not JSON serializable")
+		return fmt.Errorf("Object of type complex is not JSON serializable")
 	}
 	if err := v.Check(); err != nil {
-		return nil, err
+		return err
 	}
-	var out []byte
+	const piece = 64 << 10
+	out := make([]byte, 0, piece+64)
+	var err error
+	flush := func() {
+		if err == nil {
+			_, err = w.Write(out)
+		}
+		out = out[:0]
+	}
 	var walk func(axis, off int)
 	walk = func(axis, off int) {
 		if axis == len(v.Shape) {
 			out = appendJSONScalar(out, v.Data[off*v.Elem:(off+1)*v.Elem], f)
+			if len(out) >= piece {
+				flush()
+			}
 			return
 		}
 		out = append(out, '[')
-		for i := 0; i < v.Shape[axis]; i++ {
+		for i := 0; i < v.Shape[axis] && err == nil; i++ {
 			if i > 0 {
 				out = append(out, ", "...)
 			}
@@ -217,7 +311,8 @@ func JSONText(v View, f dtype.Dtype) ([]byte, error) {
 		out = append(out, ']')
 	}
 	walk(0, v.Offset)
-	return out, nil
+	flush()
+	return err
 }
 
 func appendJSONScalar(out, b []byte, f dtype.Dtype) []byte {

@@ -199,6 +199,9 @@ func foldInts[I int64 | uint64](st *moments, xs []I, fs []float64) (lo, hi I) {
 // Element order does not matter, so the axes are first reordered to walk
 // memory forwards (a Fortran file is then one contiguous run); the walk is
 // then split into chunks of runs along the innermost axis, as AllClose does.
+// Axes of stride 0 (torch's expand) are not walked: each element is read
+// once and counted as often as it repeats (see DropRepeats), so the time is
+// that of the distinct elements, however large the view.
 func Stats(v View, f dtype.Dtype, opt Options) (Summary, error) {
 	if err := f.CheckElem(v.Elem); err != nil {
 		return Summary{}, err
@@ -211,8 +214,11 @@ func Stats(v View, f dtype.Dtype, opt Options) (Summary, error) {
 	if n == 0 {
 		return res, nil
 	}
+	// Each element of v stands `times` times in the view Stats was given:
+	// the counts scale by it, and the mean and the variance are those of v.
+	v, times := DropRepeats(v)
 	total := mergeTree(walkStats(v, f, opt, newStatsFolder(f)))
-	res.NaN, res.PosInf, res.NegInf, res.Zero = total.nan, total.pos, total.neg, total.zr
+	res.NaN, res.PosInf, res.NegInf, res.Zero = times*total.nan, times*total.pos, times*total.neg, times*total.zr
 	res.HasMinMax = total.has
 	res.MinFloat, res.MaxFloat = total.lo, total.hi
 	res.MinInt, res.MaxInt = total.ilo, total.ihi
@@ -247,6 +253,26 @@ func Stats(v View, f dtype.Dtype, opt Options) (Summary, error) {
 		}
 	}
 	return res, nil
+}
+
+// DropRepeats returns v less its axes of stride 0 (an expanded torch
+// tensor, np.broadcast_to), and how many times each element of the result
+// stands in v: the product of the dropped extents. A statistic that does
+// not depend on the order of the elements (a count, the extremes, the mean,
+// the variance) is the same over v as over the result with each element
+// weighed that many times.
+func DropRepeats(v View) (View, int) {
+	times := 1
+	w := View{Elem: v.Elem, Data: v.Data, Offset: v.Offset}
+	for k, n := range v.Shape {
+		if v.Strides[k] == 0 && n > 0 {
+			times *= n
+			continue
+		}
+		w.Shape = append(w.Shape, n)
+		w.Strides = append(w.Strides, v.Strides[k])
+	}
+	return w, times
 }
 
 // walkStats folds every element of v into one moments per chunk, on

@@ -217,3 +217,129 @@ func TestAbsComplexHypot(t *testing.T) {
 		t.Errorf("absComplex64(NaN, -Inf) = %g, want +Inf", got)
 	}
 }
+
+// TestStatsRepeats: a view with axes of stride 0 (an expanded torch tensor)
+// has the statistics of its C-order copy, and one of 2**40 elements over 8
+// bytes of storage is summarised at once (issue 27: it was walked element
+// by element, after an allocation of one summary per 16384 of them).
+func TestStatsRepeats(t *testing.T) {
+	xs := []float64{1.5, math.NaN(), -2, 0, math.Inf(1), 1e8 + 0.25}
+	for _, tc := range []struct {
+		name           string
+		shape, strides []int
+		f              dtype.Dtype
+	}{
+		{"f8/6x0s/expand", []int{6, 5}, []int{1, 0}, dtype.Dtype{Kind: 'f', Size: 8}},
+		{"f8/0sx5", []int{4, 5}, []int{0, 1}, dtype.Dtype{Kind: 'f', Size: 8}},
+		{"f8/3x0sx2", []int{3, 7, 2}, []int{2, 0, 1}, dtype.Dtype{Kind: 'f', Size: 8}},
+		{"f8/finite/0sx3", []int{9, 3}, []int{0, 1}, dtype.Dtype{Kind: 'f', Size: 8}},
+		{"f4/2x0s", []int{2, 11}, []int{2, 0}, dtype.Dtype{Kind: 'f', Size: 4}},
+		{"i2/0sx0s", []int{3, 4}, []int{0, 0}, dtype.Dtype{Kind: 'i', Size: 2}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := make([]byte, len(xs)*8)
+			for i, x := range xs {
+				switch {
+				case tc.name == "f8/finite/0sx3":
+					binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(float64(i)*0.1+3))
+				case tc.f.Kind == 'f' && tc.f.Size == 8:
+					binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(x))
+				case tc.f.Kind == 'f':
+					binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(float32(x)))
+				default:
+					binary.LittleEndian.PutUint16(b[2*i:], uint16(int16(i-2)))
+				}
+			}
+			v := View{Elem: tc.f.Size, Shape: tc.shape, Strides: tc.strides, Data: b}
+			dst := make([]byte, v.Count()*v.Elem)
+			if err := CopyNaive(dst, v); err != nil {
+				t.Fatal(err)
+			}
+			got, err := Stats(v, tc.f, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := Stats(Contiguous(v.Elem, v.Shape, dst), tc.f, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !sameSummary(got, want, 1e-14) {
+				t.Fatalf("got %+v\nwant %+v", got, want)
+			}
+		})
+	}
+	v := View{Elem: 8, Shape: []int{1 << 20, 1 << 20}, Strides: []int{0, 0}, Data: make([]byte, 8)}
+	s, err := Stats(v, dtype.Dtype{Kind: 'f', Size: 8}, Options{})
+	if err != nil || s.Count != 1<<40 || s.Zero != 1<<40 || s.Mean != 0 || s.Std != 0 {
+		t.Fatalf("2**40 zeros over 8 bytes: %+v %v", s, err)
+	}
+}
+
+// sameSummary compares two summaries: the counts and extremes exactly, the
+// mean to within a few units in the last place (the order of the sums
+// differs), the standard deviation to within stdTol relatively, NaN equal
+// to NaN. A float32 array's deviations are rounded to float32, as NumPy
+// rounds them, so a mean one unit apart can move one of them by a float32
+// unit where it falls on a tie.
+func sameSummary(a, b Summary, stdTol float64) bool {
+	close := func(x, y, tol float64) bool {
+		return x == y || x != x && y != y || math.Abs(x-y) <= tol*math.Max(math.Abs(x), math.Abs(y))
+	}
+	moments := close(a.Mean, b.Mean, 1e-14) && close(a.Std, b.Std, stdTol)
+	a.Mean, a.Std, b.Mean, b.Std = 0, 0, 0, 0
+	return moments && a == b
+}
+
+// FuzzStatsRepeats: Stats of any strided view over a few float32s, axes of
+// stride 0 included, equals Stats of its C-order copy, and a view of up to
+// 2**59 elements that repeats them (an expanded torch tensor: the hostile
+// seeds of issue 27) is summarised without walking its repeats. Each axis
+// is two bytes: its extent (under 128, or with the top bit set a power of
+// two up to 2**47) and its stride in elements (0 to 3).
+func FuzzStatsRepeats(f *testing.F) {
+	f.Add([]byte{3, 1, 4, 0}, []byte{0, 0, 0x80, 0x3f, 0, 0, 0xc0, 0x7f})
+	f.Add([]byte{0x80 | 40, 0}, []byte{0, 0, 0xc0, 0x3f})                         // (2**40,) of 1.5
+	f.Add([]byte{0x80 | 28, 0, 0x80 | 28, 0}, []byte{0, 0, 0xc0, 0x3f})           // (2**28, 2**28)
+	f.Add([]byte{2, 1, 0x80 | 39, 0}, []byte{0, 0, 0xc0, 0x3f, 0, 0, 0xc0, 0x7f}) // (2, 2**39): 1.5 and NaN
+	f.Add([]byte{0x80 | 47, 0, 0x80 | 12, 0}, []byte{0, 0, 0, 0})
+	f.Fuzz(func(t *testing.T, axes, data []byte) {
+		if len(axes)%2 != 0 || len(axes) > 8 || len(data) < 4 || len(data) > 64 {
+			return
+		}
+		v := View{Elem: 4, Data: data[:len(data)/4*4]}
+		for k := 0; k < len(axes); k += 2 {
+			n := int(axes[k] & 0x7f)
+			if axes[k]&0x80 != 0 {
+				n = 1 << (axes[k] & 0x3f % 48)
+			}
+			v.Shape = append(v.Shape, n)
+			v.Strides = append(v.Strides, int(axes[k+1]%4))
+		}
+		count, ok := checkedCount(v.Shape)
+		if !ok || count > 1<<59 {
+			return // no reader accepts it
+		}
+		f4 := dtype.Dtype{Kind: 'f', Size: 4}
+		got, err := Stats(v, f4, Options{Threads: 2})
+		if v.Check() != nil {
+			if err == nil {
+				t.Fatalf("%v strides %v over %d bytes: no error", v.Shape, v.Strides, len(v.Data))
+			}
+			return
+		}
+		if err != nil || got.Count != count {
+			t.Fatalf("%v strides %v: count %d, %v", v.Shape, v.Strides, got.Count, err)
+		}
+		if count > 1<<16 {
+			return
+		}
+		dst := make([]byte, count*4)
+		if err := CopyNaive(dst, v); err != nil {
+			t.Fatal(err)
+		}
+		want, _ := Stats(Contiguous(4, v.Shape, dst), f4, Options{Threads: 2})
+		if !sameSummary(got, want, 1e-7) {
+			t.Fatalf("%v strides %v:\ngot  %+v\nwant %+v", v.Shape, v.Strides, got, want)
+		}
+	})
+}

@@ -89,9 +89,7 @@ func Edges(shape []int, o Options) (summarized bool, keep [][]int) {
 	summarized = Count(shape) > o.Threshold
 	keep = make([][]int, len(shape))
 	for k, n := range shape {
-		// With no edge items NumPy keeps a[:0] and a[-0:], the whole axis:
-		// it measures every element and prints a[..., -1].
-		if summarized && o.EdgeItems > 0 && o.EdgeItems <= (n-1)/2 { // n > 2*EdgeItems
+		if o.cutsAxis(summarized, n) {
 			e := o.EdgeItems
 			idx := make([]int, 0, 2*e)
 			for i := 0; i < e; i++ {
@@ -110,6 +108,70 @@ func Edges(shape []int, o Options) (summarized bool, keep [][]int) {
 		keep[k] = idx
 	}
 	return summarized, keep
+}
+
+// cutsAxis reports whether an axis of n elements is cut to its edges: the
+// array is summarized and the axis is longer than twice EdgeItems. With no
+// edge items NumPy keeps a[:0] and a[-0:], the whole axis: it measures
+// every element and prints a[..., -1].
+func (o Options) cutsAxis(summarized bool, n int) bool {
+	return summarized && o.EdgeItems > 0 && o.EdgeItems <= (n-1)/2 // n > 2*EdgeItems
+}
+
+// Printed is how many elements Edges keeps of an array of shape: the
+// elements Str and Repr format. It allocates nothing, so that a caller can
+// bound the work and the memory of printing a huge array (show --full of a
+// view of 2**40 elements) before asking for it.
+func Printed(shape []int, o Options) int {
+	summarized := Count(shape) > o.Threshold
+	n := 1
+	for _, d := range shape {
+		if o.cutsAxis(summarized, d) {
+			d = 2 * o.EdgeItems
+		}
+		n *= d
+	}
+	return n
+}
+
+// MemoryEstimate is about the most memory Str or Repr hold at once for
+// printed elements of kind and size (an Array's Kind and Size): each
+// element's bits and its floats for measuring, and its text, which the
+// line and bracket building copies about six times. The text is taken at
+// its widest for these options, and the NaN and infinity strings when
+// longer. Measured with
+// show --full on 2**20 elements (peak RSS): float64 118 bytes an element
+// (estimate 202), with --floatmode unique 165 (256), fixed with precision
+// 100 670 (754), complex128 240 (404), int64 168 (184), uint8 33 (88).
+func MemoryEstimate(kind byte, size, printed int, o Options) int64 {
+	parts, width := 1, 0
+	switch kind {
+	case 'b':
+		width = 5
+	case 'i', 'u':
+		width = 1 + len(strconv.FormatUint(1<<(8*size-1), 10)) // sign and digits
+	default:
+		// At most Precision digits after the point, but unique's own
+		// (17, or up to 340 for a tiny value printed positionally).
+		digits := o.Precision
+		if o.FloatMode == "unique" {
+			digits = 17
+			if o.Suppress {
+				digits = 340
+			}
+		}
+		// sign, 8 integer digits (positional takes values under 1e8), the
+		// point, the digits, an exponent of up to 3 digits
+		width = max(1+8+1+digits+5, len(o.NanStr)+1, len(o.InfStr)+1)
+		if kind == 'c' {
+			parts = 2
+		}
+	}
+	per := int64(parts) * (64 + 6*int64(width))
+	if int64(printed) > math.MaxInt64/per {
+		return math.MaxInt64
+	}
+	return int64(printed) * per
 }
 
 // Str is str(a) (what print(a) writes, less the newline).

@@ -3,6 +3,7 @@ package npprint
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"strconv"
 	"testing"
@@ -156,4 +157,78 @@ func TestArraysMatchNumPy(t *testing.T) {
 			t.Errorf("%s: repr\n got %q\nwant %q", name, got, c.Repr)
 		}
 	}
+}
+
+// FuzzPrinted: Printed counts the elements Edges keeps, for any shape and
+// options, and allocates nothing, so that show can bound --full of a view of
+// 2**40 elements before Edges would allocate its indices (issue 27). Each
+// extent byte is an extent under 128, or with its top bit set a power of two
+// up to 2**47 (a torch tensor's largest; the hostile seeds).
+func FuzzPrinted(f *testing.F) {
+	f.Add([]byte{7, 3, 4}, 1000, 3)
+	f.Add([]byte{0x80 | 40}, 1000, 3)                      // (2**40,), summarized
+	f.Add([]byte{0x80 | 40}, math.MaxInt, 3)               // --full
+	f.Add([]byte{0x80 | 40}, 1000, 0)                      // --edgeitems 0
+	f.Add([]byte{0x80 | 28, 0x80 | 28}, 1000, 3)           // (2**28, 2**28)
+	f.Add([]byte{2, 0x80 | 39}, 1000, 1<<40)               // huge edge items
+	f.Add([]byte{0x80 | 47, 0x80 | 12, 0}, math.MaxInt, 3) // empty
+	f.Fuzz(func(t *testing.T, dims []byte, threshold, edge int) {
+		if len(dims) > 4 || edge < 0 {
+			return
+		}
+		shape := make([]int, len(dims))
+		for k, b := range dims {
+			shape[k] = int(b & 0x7f)
+			if b&0x80 != 0 {
+				shape[k] = 1 << (b & 0x3f % 48)
+			}
+		}
+		count, ok := checkedProduct(shape)
+		if !ok || count > 1<<59 {
+			return // no reader accepts it
+		}
+		o := Defaults()
+		o.Threshold, o.EdgeItems = threshold, edge
+		var n int
+		if allocs := testing.AllocsPerRun(1, func() { n = Printed(shape, o) }); allocs != 0 {
+			t.Fatalf("Printed(%v) allocates", shape)
+		}
+		if n < 0 || n > count {
+			t.Fatalf("Printed(%v, threshold %d, edgeitems %d) = %d of %d elements", shape, threshold, edge, n, count)
+		}
+		if MemoryEstimate('c', 16, n, o) < int64(min(n, 1<<40)) {
+			t.Fatalf("MemoryEstimate of %d complex128 is less than a byte each", n)
+		}
+		if count == 0 && n != 0 {
+			t.Fatalf("Printed(%v) = %d of an empty array", shape, n)
+		}
+		if n > 1<<16 || count == 0 { // Edges of an empty array is never asked for
+			return
+		}
+		_, keep := Edges(shape, o)
+		kept := 1
+		for _, idx := range keep {
+			kept *= len(idx)
+		}
+		if kept != n {
+			t.Fatalf("Printed(%v, threshold %d, edgeitems %d) = %d, Edges keeps %d", shape, threshold, edge, n, kept)
+		}
+	})
+}
+
+// checkedProduct is the product of shape, or false when it overflows.
+func checkedProduct(shape []int) (int, bool) {
+	n := 1
+	for _, d := range shape {
+		if d == 0 {
+			return 0, true
+		}
+	}
+	for _, d := range shape {
+		if n > math.MaxInt/d {
+			return 0, false
+		}
+		n *= d
+	}
+	return n, true
 }

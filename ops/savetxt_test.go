@@ -1,0 +1,121 @@
+package ops
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"strider/internal/dtype"
+)
+
+// TestSaveTxtNeeds: the text Needs promises is never more than Write
+// writes, and a view of 2**40 or 2**56 elements over one stored element is
+// sized at once, without building its row format (issue 27).
+func TestSaveTxtNeeds(t *testing.T) {
+	f8 := dtype.Dtype{Kind: 'f', Size: 8}
+	c8 := dtype.Dtype{Kind: 'c', Size: 8}
+	vals := []float64{0, -1.5, math.NaN(), 1e300, -0.0, 2, math.Inf(-1), 7}
+	b := make([]byte, 8*len(vals))
+	for i, x := range vals {
+		binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(x))
+	}
+	for _, tc := range []struct {
+		name  string
+		st    SaveTxt
+		f     dtype.Dtype
+		shape []int
+	}{
+		{"f8/8/default", SaveTxt{Fmt: "%.18e", Delimiter: " ", Newline: "\n"}, f8, []int{8}},
+		{"f8/2x4/csv/header", SaveTxt{Fmt: "%.18e", Delimiter: ",", Newline: "\n", Header: "a\nb", Footer: "z", Comments: "# "}, f8, []int{2, 4}},
+		{"f8/4x2/g", SaveTxt{Fmt: "%g", Delimiter: "", Newline: ""}, f8, []int{4, 2}},
+		{"f8/4x2/row", SaveTxt{Fmt: "%.0s|%5.1f", Delimiter: " ", Newline: "\r\n"}, f8, []int{4, 2}},
+		{"f8/8x0", SaveTxt{Fmt: "%.18e", Delimiter: " ", Newline: "\n"}, f8, []int{8, 0}},
+		{"c8/2x4/+delim", SaveTxt{Fmt: "%.0s", Delimiter: "+", Newline: "\n"}, c8, []int{2, 4}},
+		{"c8/4x2/e", SaveTxt{Fmt: "%.3e", Delimiter: " ", Newline: "\n"}, c8, []int{4, 2}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := Contiguous(tc.f.Size, tc.shape, b[:Count(tc.shape)*tc.f.Size])
+			text, mem, err := tc.st.Needs(v, tc.f, Options{Threads: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out bytes.Buffer
+			if err := tc.st.Write(&out, v, tc.f, Options{Threads: 2}); err != nil {
+				t.Fatal(err)
+			}
+			if text > int64(out.Len()) || mem <= 0 {
+				t.Fatalf("Needs: text %d, memory %d; Write wrote %d bytes: %q", text, mem, out.Len(), out.String())
+			}
+		})
+	}
+	st := SaveTxt{Fmt: "%.18e", Delimiter: " ", Newline: "\n"}
+	for _, tc := range []struct {
+		shape                []int
+		wantText, wantMemory int64 // at least
+	}{
+		{[]int{1 << 40}, 4 << 40, 1},                  // "nan\n" at the least, one column
+		{[]int{1 << 28, 1 << 28}, 4 << 56, 512 << 28}, // rows of 2**28 columns
+		{[]int{1 << 47, 1 << 16}, math.MaxInt64, 512 << 16},
+	} {
+		v := View{Elem: 8, Shape: tc.shape, Strides: make([]int, len(tc.shape)), Data: b[:8]}
+		var text, mem int64
+		allocs := testing.AllocsPerRun(1, func() { text, mem, _ = st.Needs(v, f8, Options{Threads: 2}) })
+		if text < tc.wantText || mem < tc.wantMemory || allocs > 20 {
+			t.Errorf("%v of stride 0: text %d, memory %d, %v allocations; want at least %d and %d, and no row format", tc.shape, text, mem, allocs, tc.wantText, tc.wantMemory)
+		}
+	}
+	if _, _, err := st.Needs(Contiguous(8, []int{2, 2, 2}, b), f8, Options{}); err == nil || !strings.Contains(err.Error(), "3D") {
+		t.Errorf("a 3-d array: %v", err)
+	}
+}
+
+// TestWriteJSON: json.dumps(a.tolist()) text, written in pieces that add
+// up to the whole, and a write error stops the walk.
+func TestWriteJSON(t *testing.T) {
+	f8 := dtype.Dtype{Kind: 'f', Size: 8}
+	b := make([]byte, 8*4)
+	for i, x := range []float64{1.5, math.NaN(), math.Inf(-1), 0.1} {
+		binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(x))
+	}
+	var out bytes.Buffer
+	if err := WriteJSON(&out, Contiguous(8, []int{2, 2}, b), f8); err != nil || out.String() != "[[1.5, NaN], [-Infinity, 0.1]]" {
+		t.Fatalf("2x2: %q %v", out.String(), err)
+	}
+	// 2**16 repeats of 4 values over 32 bytes: about 600 KiB of text.
+	v := View{Elem: 8, Shape: []int{1 << 16, 4}, Strides: []int{0, 1}, Data: b}
+	w := &pieces{}
+	if err := WriteJSON(w, v, f8); err != nil {
+		t.Fatal(err)
+	}
+	row := "[1.5, NaN, -Infinity, 0.1]"
+	want := "[" + strings.Repeat(row+", ", 1<<16-1) + row + "]"
+	if got := w.String(); got != want || w.n < 9 || w.max > 65<<10 {
+		t.Fatalf("repeated rows: %d bytes in %d writes (largest %d), equal %v", len(got), w.n, w.max, got == want)
+	}
+	failing := &pieces{fail: errors.New("disk full")}
+	if err := WriteJSON(failing, v, f8); err == nil || failing.n != 1 {
+		t.Fatalf("a failing writer: %v after %d writes, want its error after 1", err, failing.n)
+	}
+	if err := WriteJSON(&out, Contiguous(8, []int{2}, b[:16]), dtype.Dtype{Kind: 'c', Size: 8}); err == nil {
+		t.Fatal("complex: no error")
+	}
+}
+
+// pieces is a writer that records how it was called.
+type pieces struct {
+	bytes.Buffer
+	n, max int
+	fail   error
+}
+
+func (p *pieces) Write(b []byte) (int, error) {
+	p.n++
+	p.max = max(p.max, len(b))
+	if p.fail != nil {
+		return 0, p.fail
+	}
+	return p.Buffer.Write(b)
+}
