@@ -1,6 +1,7 @@
 package npprint
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"strconv"
@@ -303,20 +304,24 @@ func (p *printer) recurse(axis, pos int, hanging string, currWidth int) string {
 	var s strings.Builder
 	if left == 1 {
 		elemWidth := currWidth - max(width(strings.TrimRightFunc(p.sep, pyIsSpace)), 1)
-		line := hanging
+		line := newTextLine(hanging)
 		for i := 0; i < leading; i++ {
 			word := p.recurse(axis+1, at(i), nextHanging, nextWidth)
-			line = extendLinePretty(&s, line, word, elemWidth, hanging) + p.sep
+			extendLinePretty(&s, line, word, elemWidth, hanging)
+			line.add(p.sep)
 		}
 		if summary {
-			line = extendLine(&s, line, p.insert, elemWidth, hanging) + p.sep
+			extendLine(&s, line, p.insert, elemWidth, hanging)
+			line.add(p.sep)
 		}
 		for i := trailing; i > 1; i-- {
 			word := p.recurse(axis+1, tail(i), nextHanging, nextWidth)
-			line = extendLinePretty(&s, line, word, elemWidth, hanging) + p.sep
+			extendLinePretty(&s, line, word, elemWidth, hanging)
+			line.add(p.sep)
 		}
 		word := p.recurse(axis+1, tail(1), nextHanging, nextWidth)
-		s.WriteString(extendLinePretty(&s, line, word, elemWidth, hanging))
+		extendLinePretty(&s, line, word, elemWidth, hanging)
+		s.Write(line.b)
 	} else {
 		lineSep := strings.TrimRightFunc(p.sep, pyIsSpace) + strings.Repeat("\n", left-1)
 		for i := 0; i < leading; i++ {
@@ -341,54 +346,71 @@ func (p *printer) recurse(axis, pos int, hanging string, currWidth int) string {
 	return "[" + body[len(hanging):] + "]"
 }
 
+// textLine is the line _formatArray builds, and its width in code points:
+// kept as it grows, so that adding a word costs the word, not the line
+// (a --linewidth of 10**9 made each word copy and measure the whole line).
+type textLine struct {
+	b []byte
+	w int
+}
+
+func newTextLine(prefix string) *textLine {
+	return &textLine{b: []byte(prefix), w: width(prefix)}
+}
+
+func (l *textLine) add(s string) {
+	l.b = append(l.b, s...)
+	l.w += width(s)
+}
+
+// breakLine moves line to s, less its trailing spaces, ends that line, and
+// starts line again with prefix.
+func (l *textLine) breakLine(s *strings.Builder, prefix string) {
+	s.Write(bytes.TrimRightFunc(l.b, pyIsSpace))
+	s.WriteByte('\n')
+	l.b, l.w = append(l.b[:0], prefix...), width(prefix)
+}
+
 // extendLine is _extendLine: it adds word to line, first moving line to
 // s when word does not fit, unless line holds nothing but the indent.
-func extendLine(s *strings.Builder, line, word string, lineWidth int, nextPrefix string) string {
-	wrap := width(line)+width(word) > lineWidth
-	if width(line) <= width(nextPrefix) {
-		wrap = false
+func extendLine(s *strings.Builder, line *textLine, word string, lineWidth int, nextPrefix string) {
+	if line.w+width(word) > lineWidth && line.w > width(nextPrefix) {
+		line.breakLine(s, nextPrefix)
 	}
-	if wrap {
-		s.WriteString(strings.TrimRightFunc(line, pyIsSpace))
-		s.WriteByte('\n')
-		line = nextPrefix
-	}
-	return line + word
+	line.add(word)
 }
 
 // extendLinePretty is _extendLine_pretty, for words that may span lines
 // (a --nanstr with a line break).
-func extendLinePretty(s *strings.Builder, line, word string, lineWidth int, nextPrefix string) string {
+func extendLinePretty(s *strings.Builder, line *textLine, word string, lineWidth int, nextPrefix string) {
 	if !strings.ContainsAny(word, "\n\r\v\f\x1c\x1d\x1e\u0085\u2028\u2029") {
-		return extendLine(s, line, word, lineWidth, nextPrefix)
+		extendLine(s, line, word, lineWidth, nextPrefix)
+		return
 	}
 	words := splitLines(word)
 	if len(words) == 1 {
-		return extendLine(s, line, word, lineWidth, nextPrefix)
+		extendLine(s, line, word, lineWidth, nextPrefix)
+		return
 	}
 	maxLen := 0
 	for _, w := range words {
 		maxLen = max(maxLen, width(w))
 	}
 	var indent string
-	if width(line)+maxLen > lineWidth && width(line) > width(nextPrefix) {
-		s.WriteString(strings.TrimRightFunc(line, pyIsSpace))
-		s.WriteByte('\n')
-		line = nextPrefix + words[0]
+	if line.w+maxLen > lineWidth && line.w > width(nextPrefix) {
+		line.breakLine(s, nextPrefix)
 		indent = nextPrefix
 	} else {
-		indent = strings.Repeat(" ", width(line))
-		line += words[0]
+		indent = strings.Repeat(" ", line.w)
 	}
+	line.add(words[0])
 	for _, w := range words[1:] {
-		s.WriteString(strings.TrimRightFunc(line, pyIsSpace))
-		s.WriteByte('\n')
-		line = indent + w
+		line.breakLine(s, indent)
+		line.add(w)
 	}
 	if pad := maxLen - width(words[len(words)-1]); pad > 0 {
-		line += strings.Repeat(" ", pad)
+		line.add(strings.Repeat(" ", pad))
 	}
-	return line
 }
 
 // splitLines is Python's str.splitlines().
