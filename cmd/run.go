@@ -31,9 +31,6 @@ import (
 	"strider/npy"
 )
 
-// Version is strider's version; release builds set it with -ldflags.
-var Version = "0.1.0-dev"
-
 // Commands is every subcommand, in the order help lists them.
 var Commands = []*cli.Command{
 	infoCommand,
@@ -55,6 +52,7 @@ var Commands = []*cli.Command{
 	toTextCommand,
 	fromTextCommand,
 	compareCommand,
+	completionCommand,
 }
 
 // NewApp returns the strider app: every command, reading standard input
@@ -65,7 +63,7 @@ func NewApp() *cli.App {
 	return &cli.App{
 		Name:                 "strider",
 		Usage:                "one tensor operation on .npy files, byte-identical to NumPy",
-		Version:              Version,
+		Version:              readVersion().version,
 		EnableBashCompletion: true,
 		HideHelpCommand:      false,
 		Commands:             Commands,

@@ -1,28 +1,12 @@
 package cmd
 
 import (
-	"fmt"
-	"io"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 )
-
-// completionFlag is urfave/cli's shell-completion marker: the last word of
-// a command line that asks for the words that may come next.
-const completionFlag = "--generate-bash-completion"
-
-// flagChoices are the values of options that take one of a few words, for
-// shell completion.
-var flagChoices = map[string][]string{
-	"device": {"cpu", "cuda"},
-	"mode":   {"raise", "wrap", "clip"},
-	"nans":   {"first", "last"},
-	"dtype":  {"int64", "int32"},
-	"order":  {"C", "keep"},
-}
 
 // checkArgs finds, before urfave/cli parses argv, the command-line mistakes
 // that its own messages explain badly, and says what to write instead: an
@@ -214,64 +198,4 @@ func editDistance(a, b string) int {
 		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(b)]
-}
-
-// complete prints, one a line, the words that may stand where the last
-// word of argv (before the completion marker) stands: command names, a
-// command's options, or an option's values. scripts/bash_autocomplete
-// passes the word being completed even when it is empty, and adds file
-// names when that word does not start with -.
-func complete(app *cli.App, argv []string, w io.Writer) {
-	words := argv[1 : len(argv)-1]
-	if len(words) == 0 {
-		words = []string{""}
-	}
-	cur, before := words[len(words)-1], words[:len(words)-1]
-	var c *cli.Command
-	for _, t := range before {
-		if !strings.HasPrefix(t, "-") {
-			c = app.Command(t)
-			if c == nil && (t == "help" || t == "h") {
-				cur = "" // help's argument is a command name
-			}
-			break
-		}
-	}
-	var out []string
-	switch {
-	case c == nil && strings.HasPrefix(cur, "-"):
-		out = flagWords(appFlags(app))
-	case c == nil:
-		for _, c := range app.Commands {
-			if !c.Hidden {
-				out = append(out, c.Name)
-			}
-		}
-		out = append(out, "help")
-	default:
-		if len(before) > 0 {
-			name, _, hasValue := splitOption(before[len(before)-1])
-			if f := findFlag(c.Flags, name); f != nil && !hasValue && strings.HasPrefix(before[len(before)-1], "-") {
-				if _, isBool := f.(*cli.BoolFlag); !isBool {
-					out = flagChoices[f.Names()[0]] // none: a path, the shell's file names
-					break
-				}
-			}
-		}
-		out = flagWords(commandFlags(c))
-	}
-	for _, s := range out {
-		fmt.Fprintln(w, s)
-	}
-}
-
-// flagWords is every spelling of every option: --name, then its aliases.
-func flagWords(flags []cli.Flag) []string {
-	var out []string
-	for _, f := range flags {
-		for _, n := range f.Names() {
-			out = append(out, optionName(n))
-		}
-	}
-	return out
 }
