@@ -589,7 +589,7 @@ func TestSafetyLongNames(t *testing.T) {
 // memory in bytes.
 func safetyPipe(t *testing.T, args ...string) ([32]byte, int64, int64) {
 	t.Helper()
-	c := striderCommand(t, args...)
+	c, peak := peakCommand(t, args...)
 	stdout, err := c.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -606,7 +606,7 @@ func safetyPipe(t *testing.T, args ...string) ([32]byte, int64, int64) {
 	}
 	var sum [32]byte
 	copy(sum[:], h.Sum(nil))
-	return sum, n, c.ProcessState.SysUsage().(*syscall.Rusage).Maxrss * 1024
+	return sum, n, peak()
 }
 
 func safetyFileSum(t *testing.T, path string) [32]byte {

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 )
 
@@ -26,14 +25,14 @@ const sizeMaxRSS = 64 << 20
 // result and peak resident memory.
 func sizeRun(t *testing.T, stdin *os.File, args ...string) (result, int64) {
 	t.Helper()
-	c := striderCommand(t, args...)
+	c, peak := peakCommand(t, args...)
 	var out, errb bytes.Buffer
 	c.Stdout, c.Stderr = &out, &errb
 	if stdin != nil {
 		c.Stdin = stdin
 	}
 	code := exitCode(t, c, c.Run())
-	rss := c.ProcessState.SysUsage().(*syscall.Rusage).Maxrss * 1024 // KiB on Linux
+	rss := peak()
 	return result{code, out.Bytes(), errb.Bytes()}, rss
 }
 
