@@ -65,7 +65,7 @@ func TestPageNamesEveryCommandAndFlag(t *testing.T) {
 			t.Errorf("OPTIONS does not name %s", spelling(n))
 		}
 	}
-	for _, want := range []string{`.TH "STRIDER" 1 "2026\-11\-25" "strider 1.2.3"`, ".SH EXIT STATUS\n0 on success.\n"} {
+	for _, want := range []string{`.TH "STRIDER" 1 "2026\-11\-25" "strider 1.2.3"`, ".SH \"EXIT STATUS\"\n0 on success.\n"} {
 		if !strings.Contains(roff, want) {
 			t.Errorf("the page lacks %q", want)
 		}
