@@ -3,10 +3,6 @@ package cmd
 import (
 	"errors"
 	"fmt"
-	"io"
-	"math"
-	"os"
-	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
@@ -172,68 +168,14 @@ func loadTxtFlags(c *cli.Context) (ops.LoadTxt, error) {
 	return lt, nil
 }
 
-// readText reads a whole text input: a file, mapped, or standard input.
-// Standard input is held in memory up to stdinBlock bytes; a longer one
-// (a pipe of gigabytes, in one line or many) goes on to a temporary file,
-// which is mapped, so the heap holds one block of it whatever its size.
-// The caller calls release when done with the bytes.
+// readText reads a whole text input: a file, mapped, or standard input,
+// held on the heap when short and on a mapped temporary file when long (a
+// pipe of gigabytes, in one line or many: npy.ReadStream), so the heap
+// holds one block of it whatever its size. The caller calls release when
+// done with the bytes.
 func readText(c *cli.Context, spec string) (text []byte, release func(), err error) {
 	if spec != "-" {
 		return npy.MapBytes(spec)
 	}
-	const stdinBlock = 16 << 20
-	head, err := io.ReadAll(io.LimitReader(c.App.Reader, stdinBlock+1))
-	if err != nil {
-		return nil, nil, fmt.Errorf("reading: %w", err)
-	}
-	if len(head) <= stdinBlock {
-		return head, func() {}, nil
-	}
-	return spoolText(head, c.App.Reader)
-}
-
-// spoolText copies head, then the rest of r, to a temporary file and maps
-// it. The file is removed at once where the system lets an open file
-// live on unnamed (Unix), else on release. The copy stops at half the
-// free space of the temporary folder, so that an endless stream fails
-// instead of filling the disk.
-func spoolText(head []byte, r io.Reader) (text []byte, release func(), err error) {
-	f, err := os.CreateTemp("", "strider-stdin-*.txt")
-	if err != nil {
-		return nil, nil, fmt.Errorf("standard input is longer than %s, and no temporary file can hold it: %w", npy.HumanBytes(int64(len(head))), err)
-	}
-	defer f.Close()
-	path := f.Name()
-	removed := os.Remove(path) == nil
-	cleanup := func() {
-		if !removed {
-			os.Remove(path)
-		}
-	}
-	room := int64(math.MaxInt64 - 1)
-	if free, ok := npy.FreeSpace(filepath.Dir(path)); ok {
-		room = free / 2
-	}
-	n, err := f.Write(head)
-	if err == nil {
-		var m int64
-		m, err = io.Copy(f, io.LimitReader(r, room-int64(n)+1))
-		if err == nil && int64(n)+m > room {
-			err = fmt.Errorf("standard input is longer than half the free space of %s (%s); give the text as a file", filepath.Dir(path), npy.HumanBytes(room))
-		}
-	}
-	if err != nil {
-		cleanup()
-		return nil, nil, fmt.Errorf("copying standard input to a temporary file: %w", err)
-	}
-	name := path
-	if removed {
-		name = fmt.Sprintf("/dev/fd/%d", f.Fd())
-	}
-	text, unmap, err := npy.MapBytes(name)
-	if err != nil {
-		cleanup()
-		return nil, nil, fmt.Errorf("mapping standard input, copied to a temporary file: %w", err)
-	}
-	return text, func() { unmap(); cleanup() }, nil
+	return npy.ReadStream(c.App.Reader, "standard input")
 }

@@ -121,10 +121,12 @@ func inspectStream(r io.Reader, member string, hasMember bool) ([]Description, e
 	br := bufio.NewReader(r)
 	sig, _ := br.Peek(16)
 	if isZip(sig) {
-		archive, err := readAllChecked(br, "the archive on a stream (read into memory)")
+		s, err := readStream(br, "the archive on the stream", true)
 		if err != nil {
 			return nil, err
 		}
+		defer s.release() // the descriptions hold no bytes of it
+		archive := s.b
 		zr, err := zip.NewReader(bytes.NewReader(archive), int64(len(archive)))
 		if err != nil {
 			return nil, malformed("not a valid .npz archive: %w", err)

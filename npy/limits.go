@@ -3,8 +3,6 @@ package npy
 import (
 	"errors"
 	"fmt"
-	"io"
-	"math"
 	"sync"
 	"unsafe"
 )
@@ -24,27 +22,6 @@ func CheckMemory(what string, n int64) error {
 		return nil
 	}
 	return classify(ErrNoRoom, "needs %s of memory for %s, but only %s is available", HumanBytes(n), what, HumanBytes(avail))
-}
-
-// readAllChecked reads r to its end into memory, as io.ReadAll does, but
-// refuses a stream longer than half the memory available (what and the
-// figure in the message) before holding it: a stream's size is unknown up
-// front, and growing a slice holds the old and the new at once. An endless
-// stream (/dev/zero, `yes`) is refused once it has filled that half,
-// instead of being read until the out-of-memory killer comes.
-func readAllChecked(r io.Reader, what string) ([]byte, error) {
-	limit := int64(math.MaxInt64 - 1)
-	if avail, ok := MemAvailable(); ok {
-		limit = avail / 2
-	}
-	b, err := io.ReadAll(io.LimitReader(r, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", what, err)
-	}
-	if int64(len(b)) > limit {
-		return nil, classify(ErrNoRoom, "%s is larger than %s, half the memory available", what, HumanBytes(limit))
-	}
-	return b, nil
 }
 
 // checkDisk refuses to create a file of n bytes in dir when the file

@@ -293,21 +293,17 @@ func openStream(r io.Reader, member string, hasMember bool, headerOnly bool) (*A
 	br := bufio.NewReader(r)
 	sig, _ := br.Peek(probeLen)
 	if looksLikeTensorFile(sig) {
-		archive, err := readAllChecked(br, "the archive on a stream (read into memory)")
+		s, err := readStream(br, "the archive on the stream", true)
 		if err != nil {
 			return nil, err
 		}
-		if a, ok, err := openTensorBytes(archive, member, hasMember, headerOnly); ok {
-			return a, err
+		a, err := openArchiveBytes(s.b, member, hasMember, headerOnly)
+		if err == nil && s.mapping != nil && len(a.Data) > 0 && onMapping(s.mapping, a.Data) {
+			a.mapping = s.mapping // the array's data is on the stream's mapping: it owns it now
+			s.mapping = nil
 		}
-		if !isZip(archive) {
-			return nil, malformed("not a .npy file, an .npz archive or a tensor file")
-		}
-		zr, err := zip.NewReader(bytes.NewReader(archive), int64(len(archive)))
-		if err != nil {
-			return nil, malformed("not a valid .npz archive: %w", err)
-		}
-		return openMember(zr, member, hasMember, headerOnly)
+		s.release()
+		return a, err
 	}
 	if hasMember {
 		return nil, malformed("not an .npz archive, so it has no member %q", member)
@@ -322,6 +318,28 @@ func openStream(r io.Reader, member string, hasMember bool, headerOnly bool) (*A
 	}
 	a.Data, err = readData(br, h.NBytes())
 	return a, err
+}
+
+// openArchiveBytes opens a member (or the only one) of b, a whole tensor
+// file or .npz archive read from a stream.
+func openArchiveBytes(b []byte, member string, hasMember bool, headerOnly bool) (*Array, error) {
+	if a, ok, err := openTensorBytes(b, member, hasMember, headerOnly); ok {
+		return a, err
+	}
+	if !isZip(b) {
+		return nil, malformed("not a .npy file, an .npz archive or a tensor file")
+	}
+	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		return nil, malformed("not a valid .npz archive: %w", err)
+	}
+	return openMember(zr, member, hasMember, headerOnly)
+}
+
+// onMapping reports whether data lies inside the mapping m.
+func onMapping(m, data []byte) bool {
+	start, end := addrOf(m), addrOf(m)+uintptr(len(m))
+	return addrOf(data) >= start && addrOf(data) < end
 }
 
 // openMember opens the archive member named member (with or without its
@@ -478,8 +496,7 @@ func MapBytes(path string) ([]byte, func(), error) {
 		return nil, nil, errors.New("is a directory, not a text file")
 	}
 	if !fi.Mode().IsRegular() || fi.Size() == 0 {
-		b, err := readAllChecked(f, "the text on a stream (read into memory)")
-		return b, func() {}, err
+		return ReadStream(f, path)
 	}
 	if m, err := mapFile(f, fi.Size(), fitsInMemory(fi.Size()), false); err == nil {
 		register(m, path, false)
