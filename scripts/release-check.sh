@@ -21,15 +21,34 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 echo "-- scripts/release.sh $version, twice"
-scripts/release.sh --out "$tmp/a" "$version" >"$tmp/a.log" 2>&1 || { cat "$tmp/a.log"; exit 1; }
+rc=0
+scripts/release.sh --out "$tmp/a" "$version" >"$tmp/a.log" 2>&1 || rc=$?
+if [ "$rc" = 3 ]; then
+  # Until issue 29's man page generator lands; any other failure fails.
+  echo "SKIPPED: release check: $(tail -n 1 "$tmp/a.log")"
+  exit 0
+fi
+[ "$rc" = 0 ] || { cat "$tmp/a.log"; exit 1; }
 grep -E '^(strider|release.sh: note)' "$tmp/a.log"
 (umask 077 && TZ=Pacific/Kiritimati scripts/release.sh --out "$tmp/b" "$version") >"$tmp/b.log" 2>&1 || { cat "$tmp/b.log"; exit 1; }
 (cd "$tmp/a" && ls) >"$tmp/a.ls"
 (cd "$tmp/b" && ls) >"$tmp/b.ls"
 diff "$tmp/a.ls" "$tmp/b.ls" || { echo "the two runs wrote different files"; exit 1; }
+differ=()
 for f in $(cat "$tmp/a.ls"); do
-  cmp "$tmp/a/$f" "$tmp/b/$f" || { echo "not reproducible: $f differs between two runs"; exit 1; }
+  cmp -s "$tmp/a/$f" "$tmp/b/$f" || differ+=("$f")
 done
+if [ ${#differ[@]} -gt 0 ]; then
+  echo "not reproducible: ${differ[*]} differ between the two runs"
+  # The usual cause: the tree changed between the runs (vcs.modified, or the code).
+  for run in a b; do
+    tar xzf "$tmp/$run/strider-$version-linux-amd64.tar.gz" -C "$tmp/$run" "strider-$version-linux-amd64/strider"
+    go version -m "$tmp/$run/strider-$version-linux-amd64/strider" | tail -n +2 >"$tmp/$run.buildinfo"
+  done
+  diff "$tmp/a.buildinfo" "$tmp/b.buildinfo" &&
+    echo "(the linux/amd64 binaries' build information is the same: did the tree change while it ran?)"
+  exit 1
+fi
 echo "reproducible: the two runs wrote the same $(wc -l <"$tmp/a.ls") files, byte for byte"
 
 echo "-- SHA256SUMS, archive and wheel contents"

@@ -26,6 +26,9 @@
 #
 # Needs go, git, gzip, sha256sum (or shasum) and python3 (standard library
 # only: scripts/pack.py writes the tar, zip and wheel files).
+#
+# Exit status: 0 done; 3 the man page generator (scripts/genman) is not in
+# this tree; 2 anything else, with one line saying what.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -44,6 +47,10 @@ while [ $# -gt 0 ]; do
 done
 [ $# -eq 1 ] || die "usage: scripts/release.sh [--out DIR] VERSION (e.g. 0.2.0 or 0.2.0-rc1)"
 PYTHON3=${PYTHON3:-python3}
+if [ ! -d scripts/genman ]; then
+  echo "release.sh: scripts/genman is missing: the man page generator (issue 29, item 1) is not in this tree" >&2
+  exit 3
+fi
 
 # A leading v (a tag's spelling) is not part of the version.
 version=${1#v}
@@ -106,11 +113,9 @@ for shell_file in bash:strider.bash zsh:_strider fish:strider.fish powershell:st
     die "\`strider completion $shell\` failed or printed nothing (the completion command, issue 29 item 1, is it in this tree?): $(head -c 300 "$work/err")"
   fi
 done
-[ -d scripts/genman ] || die "scripts/genman is missing: the man page generator (issue 29, item 1) has not landed"
-# GOFLAGS is cleared: a generator built on urfave/cli's ToMan needs the
-# docs.go that the urfave_cli_no_docs tag leaves out.
-if ! GOFLAGS= go run ./scripts/genman >"$docs/man/strider.1" 2>"$work/err" || [ ! -s "$docs/man/strider.1" ]; then
-  die "go run ./scripts/genman failed or printed nothing: $(head -c 300 "$work/err")"
+# The page's date is SOURCE_DATE_EPOCH's day (exported above).
+if ! go run ./scripts/genman -version "$version" >"$docs/man/strider.1" 2>"$work/err" || [ ! -s "$docs/man/strider.1" ]; then
+  die "go run ./scripts/genman -version $version failed or printed nothing: $(head -c 300 "$work/err")"
 fi
 
 for target in $targets; do

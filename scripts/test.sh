@@ -205,6 +205,9 @@ if ! wait "$bench"; then
 fi
 echo "every benchmark command ran; strider's outputs match NumPy's and PyTorch's"
 
+step "release: scripts/release.sh twice (same bytes), archives, wheels, pip install in a venv"
+PYTHON="$PYTHON" scripts/release-check.sh
+
 step "CUDA build (PTX up to date, build and vet with -tags cuda)"
 # The GPU path itself needs a GPU (scripts/gpu-parity.sh); this checks that
 # it builds, that the embedded PTX is what the kernels compile to, and runs
