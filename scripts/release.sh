@@ -27,8 +27,7 @@
 # Needs go, git, gzip, sha256sum (or shasum) and python3 (standard library
 # only: scripts/pack.py writes the tar, zip and wheel files).
 #
-# Exit status: 0 done; 3 the man page generator (scripts/genman) is not in
-# this tree; 2 anything else, with one line saying what.
+# Exit status: 0 done; 2 anything wrong, with one line saying what.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -47,10 +46,7 @@ while [ $# -gt 0 ]; do
 done
 [ $# -eq 1 ] || die "usage: scripts/release.sh [--out DIR] VERSION (e.g. 0.2.0 or 0.2.0-rc1)"
 PYTHON3=${PYTHON3:-python3}
-if [ ! -d scripts/genman ]; then
-  echo "release.sh: scripts/genman is missing: the man page generator (issue 29, item 1) is not in this tree" >&2
-  exit 3
-fi
+[ -d scripts/genman ] || die "scripts/genman, the man page generator, is missing from this tree"
 
 # A leading v (a tag's spelling) is not part of the version.
 version=${1#v}
