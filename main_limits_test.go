@@ -1,10 +1,13 @@
 package main
 
 import (
+	"archive/zip"
 	"bytes"
+	"encoding/binary"
 	"context"
 	"errors"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"os/exec"
@@ -188,4 +191,38 @@ func maxRSS(c *exec.Cmd) int64 {
 		return ru.Maxrss * 1024
 	}
 	return 0
+}
+
+// TestStreamArchiveSpilled: an archive on standard input past the 16 MiB
+// held on the heap goes to a temporary file, and is read to its end record
+// only: a 48 MiB member (a stored zip entry whose size follows its data, as
+// Go's and PyTorch's zip writers write them), then endless zeros after the
+// archive, under a memory limit the archive would not fit in twice.
+func TestStreamArchiveSpilled(t *testing.T) {
+	if prlimit == "" {
+		t.Skip("needs prlimit (Linux)")
+	}
+	const n = 12 << 20 // float32 elements: 48 MiB
+	data := make([]byte, 4*n)
+	for i := range n {
+		binary.LittleEndian.PutUint32(data[4*i:], math.Float32bits(float32(i%1000)))
+	}
+	var z bytes.Buffer
+	zw := zip.NewWriter(&z)
+	w, err := zw.CreateHeader(&zip.FileHeader{Name: "a.npy", Method: zip.Store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write(append(npyHeader("<f4", false, []int{n}), data...))
+	zw.Close()
+	cmd := commandWithin(t, 60*time.Second, 200<<20, strider, "stats", "--json", "-")
+	var out, errb bytes.Buffer
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = io.MultiReader(&z, io.LimitReader(endless{0}, 1<<30)), &out, &errb
+	r := result{exitCode(t, cmd, cmd.Run()), out.Bytes(), errb.Bytes()}
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if !strings.Contains(string(r.stdout), `"count":12582912`) || !strings.Contains(string(r.stdout), `"max":999`) {
+		t.Fatalf("stats: %s", r.stdout)
+	}
 }
