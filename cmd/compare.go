@@ -15,6 +15,7 @@ import (
 	"strider/internal/dtype"
 	"strider/npy"
 	"strider/ops"
+	"strider/text"
 )
 
 var compareCommand = &cli.Command{
@@ -255,8 +256,8 @@ func compareClose(r *compareReport, a, d input, tol ops.Tolerance, opt ops.Optio
 	r.list(va, fa, vd, fd, res.First, res.Mismatched)
 	if res.HasDiff {
 		r.lines = append(r.lines,
-			"Max absolute difference: "+res.MaxAbs.String(),
-			"Max relative difference: "+ops.FormatFloatArray(res.MaxRel, 64))
+			"Max absolute difference: "+text.FormatDiff(res.MaxAbs),
+			"Max relative difference: "+text.FormatFloatArray(res.MaxRel, 64))
 	}
 	r.WorstBy = "abs_diff"
 	r.worst(va, fa, vd, fd, res.Worst, "Worst mismatch (largest absolute difference)")
@@ -271,7 +272,7 @@ func (r *compareReport) list(va ops.View, fa dtype.Dtype, vd ops.View, fd dtype.
 	if len(first) == 0 {
 		return
 	}
-	var text []string
+	var lines []string
 	for _, pos := range first {
 		idx := ops.Unravel(pos, va.Shape)
 		ea, ed := va.ElemAt(idx), vd.ElemAt(idx)
@@ -284,9 +285,9 @@ func (r *compareReport) list(va ops.View, fa dtype.Dtype, vd ops.View, fd dtype.
 		for k, i := range idx {
 			ints[k] = strconv.Itoa(i)
 		}
-		text = append(text, fmt.Sprintf(" [%s]: %s (ACTUAL), %s (DESIRED), abs %s, rel %s",
-			strings.Join(ints, ", "), ops.FormatElem(ea, fa), ops.FormatElem(ed, fd),
-			diff.String(), ops.FormatFloatArray(rel, 64)))
+		lines = append(lines, fmt.Sprintf(" [%s]: %s (ACTUAL), %s (DESIRED), abs %s, rel %s",
+			strings.Join(ints, ", "), text.FormatElem(ea, fa), text.FormatElem(ed, fd),
+			text.FormatDiff(diff), text.FormatFloatArray(rel, 64)))
 	}
 	if len(va.Shape) == 0 {
 		return
@@ -301,7 +302,7 @@ func (r *compareReport) list(va ops.View, fa dtype.Dtype, vd ops.View, fd dtype.
 	default:
 		r.lines = append(r.lines, fmt.Sprintf("First %d mismatches are at indices:", len(first)))
 	}
-	r.lines = append(r.lines, text...)
+	r.lines = append(r.lines, lines...)
 }
 
 // compareExact fills r with the --exact verdict: shape, dtype and bytes.
@@ -338,8 +339,8 @@ func compareExact(r *compareReport, a, d input, tol ops.Tolerance, opt ops.Optio
 		r.MaxAbsDiff = jsonDiff(res.MaxAbs)
 		r.MaxRelDiff = jsonFloat(res.MaxRel)
 		r.lines = append(r.lines,
-			"Max absolute difference: "+res.MaxAbs.String(),
-			"Max relative difference: "+ops.FormatFloatArray(res.MaxRel, 64))
+			"Max absolute difference: "+text.FormatDiff(res.MaxAbs),
+			"Max relative difference: "+text.FormatFloatArray(res.MaxRel, 64))
 	}
 	r.worst(a.view, fa, d.view, fd, first, "First mismatch")
 	return nil
@@ -355,7 +356,7 @@ func (r *compareReport) worst(va ops.View, fa dtype.Dtype, vd ops.View, fd dtype
 	ea, ed := va.ElemAt(idx), vd.ElemAt(idx)
 	r.WorstIndex = idx
 	r.Actual, r.Desired = jsonElem(ea, fa), jsonElem(ed, fd)
-	xs, ys := ops.FormatElem(ea, fa), ops.FormatElem(ed, fd)
+	xs, ys := text.FormatElem(ea, fa), text.FormatElem(ed, fd)
 	if xs == ys {
 		// Equal values, different bytes (--exact: a NaN payload, -0.0).
 		xs, ys = fmt.Sprintf("%s (bytes %x)", xs, ea), fmt.Sprintf("%s (bytes %x)", ys, ed)
@@ -440,7 +441,7 @@ func jsonFloatBits(v float64, bitSize int) json.RawMessage {
 
 func jsonDiff(d ops.Diff) json.RawMessage {
 	if d.Exact {
-		return json.RawMessage(d.String())
+		return json.RawMessage(text.FormatDiff(d))
 	}
 	return jsonFloat(d.Float)
 }
@@ -450,7 +451,7 @@ func jsonDiff(d ops.Diff) json.RawMessage {
 func jsonElem(b []byte, f dtype.Dtype) json.RawMessage {
 	switch f.Kind {
 	case 'b', 'i', 'u':
-		s := ops.FormatElem(b, f)
+		s := text.FormatElem(b, f)
 		switch s {
 		case "True":
 			s = "true"

@@ -9,6 +9,7 @@ import (
 	"strider/internal/termsafe"
 	"strider/npy"
 	"strider/ops"
+	"strider/text"
 )
 
 var fromTextCommand = &cli.Command{
@@ -72,20 +73,20 @@ func runFromText(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	text, release, err := readText(c, spec)
+	input, release, err := readText(c, spec)
 	if err != nil {
 		return fmt.Errorf("%s: %w", displayName(spec), err)
 	}
 	defer release()
 	named := func(err error) error {
-		var te *ops.TextError
+		var te *text.TextError
 		if errors.As(err, &te) {
 			return fmt.Errorf("%s: %w", displayName(spec), err)
 		}
 		return err
 	}
 	if c.Bool(textJSONFlag.Name) {
-		data, shape, err := ops.LoadJSON(text, d)
+		data, shape, err := text.LoadJSON(input, d)
 		if err != nil {
 			return named(err)
 		}
@@ -96,7 +97,7 @@ func runFromText(c *cli.Context) error {
 	}
 	// Rows are counted first, then parsed straight into the output: an
 	// error in them aborts the output, so none is left behind.
-	plan, err := lt.Plan(text, d, opt.Options)
+	plan, err := lt.Plan(input, d, opt.Options)
 	if err != nil {
 		return named(err)
 	}
@@ -126,8 +127,8 @@ func runFromText(c *cli.Context) error {
 
 // loadTxtFlags reads from-text's options for np.loadtxt: --comments,
 // --delimiter, --csv, --skiprows, --usecols and --ndmin.
-func loadTxtFlags(c *cli.Context) (ops.LoadTxt, error) {
-	lt := ops.LoadTxt{Comments: "#"}
+func loadTxtFlags(c *cli.Context) (text.LoadTxt, error) {
+	lt := text.LoadTxt{Comments: "#"}
 	var err error
 	if c.IsSet(textCommentsFlag.Name) {
 		lt.Comments = c.String(textCommentsFlag.Name)

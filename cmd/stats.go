@@ -13,6 +13,7 @@ import (
 	"strider/internal/pylit"
 	"strider/npy"
 	"strider/ops"
+	"strider/text"
 )
 
 var statsJSONFlag = &cli.BoolFlag{
@@ -156,7 +157,7 @@ func statsExtremes(d dtype.Dtype, s ops.Summary) (lo, hi statsValue) {
 		bitSize /= 2
 	}
 	fl := func(x float64) statsValue {
-		return statsValue{ops.FormatFloatRepr(x, bitSize), statsJSONFloat(x)}
+		return statsValue{text.FormatFloatRepr(x, bitSize), statsJSONFloat(x)}
 	}
 	return fl(s.MinFloat), fl(s.MaxFloat)
 }
@@ -167,7 +168,7 @@ func statsJSONFloat(x float64) string {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return "null"
 	}
-	return ops.FormatFloatRepr(x, 64)
+	return text.FormatFloatRepr(x, 64)
 }
 
 func statsText(shape []int, d dtype.Dtype, s ops.Summary) []byte {
@@ -184,8 +185,8 @@ func statsText(shape []int, d dtype.Dtype, s ops.Summary) []byte {
 	}
 	line("min", lo.text)
 	line("max", hi.text)
-	line("mean", ops.FormatFloatRepr(s.Mean, 64))
-	line("std", ops.FormatFloatRepr(s.Std, 64))
+	line("mean", text.FormatFloatRepr(s.Mean, 64))
+	line("std", text.FormatFloatRepr(s.Std, 64))
 	return b.Bytes()
 }
 

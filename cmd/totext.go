@@ -10,7 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"strider/npy"
-	"strider/ops"
+	"strider/text"
 )
 
 // Flags of the text commands, shared by to-text and from-text. Their
@@ -68,7 +68,7 @@ func runToText(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	st := ops.SaveTxt{
+	st := text.SaveTxt{
 		Fmt: c.String("fmt"), Delimiter: " ", Newline: c.String("newline"),
 		Header: c.String("header"), Footer: c.String("footer"), Comments: "# ",
 	}
@@ -108,7 +108,7 @@ func runToText(c *cli.Context) error {
 		if err := checkTextRoom(c, least); err != nil {
 			return err
 		}
-		return writeText(c, func(w io.Writer) error { return ops.WriteJSON(w, v, in.Dtype) })
+		return writeText(c, func(w io.Writer) error { return text.WriteJSON(w, v, in.Dtype) })
 	}
 	least, memory, err := st.Needs(v, in.Dtype, opt.Options)
 	if err != nil {

@@ -5,12 +5,9 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"math/big"
 	"math/bits"
 	"math/cmplx"
 	"slices"
-	"strconv"
-	"strings"
 	"unsafe"
 
 	"strider/internal/dtype"
@@ -40,18 +37,6 @@ func (d Diff) Float64() float64 {
 		return float64(d.Hi)*0x1p64 + float64(d.Lo)
 	}
 	return d.Float
-}
-
-// String writes d as NumPy prints a difference.
-func (d Diff) String() string {
-	if d.Exact {
-		if d.Hi == 0 {
-			return strconv.FormatUint(d.Lo, 10)
-		}
-		v := new(big.Int).Lsh(big.NewInt(int64(d.Hi)), 64)
-		return v.Add(v, new(big.Int).SetUint64(d.Lo)).String()
-	}
-	return FormatFloatArray(d.Float, 64)
 }
 
 // less orders differences, NaN above everything (it is the worst).
@@ -849,150 +834,4 @@ func contiguousBytes(v View) ([]byte, bool) {
 	}
 	n := v.Count()
 	return v.Data[v.Offset*v.Elem : (v.Offset+n)*v.Elem], true
-}
-
-// FormatElem writes one element as NumPy's repr of the scalar does:
-// True/False, integers exactly, floats with the shortest digits that
-// round-trip in their own precision, complex as (re+imj).
-func FormatElem(b []byte, f dtype.Dtype) string {
-	switch f.Kind {
-	case 'b':
-		if _, m := f.Int(b); m != 0 {
-			return "True"
-		}
-		return "False"
-	case 'i', 'u':
-		neg, m := f.Int(b)
-		s := strconv.FormatUint(m, 10)
-		if neg {
-			s = "-" + s
-		}
-		return s
-	case 'f':
-		return FormatFloatRepr(f.Float(b), 8*f.Size)
-	}
-	z := f.Complex(b)
-	bitSize := 4 * f.Size
-	re := ""
-	if real(z) != 0 || math.Signbit(real(z)) {
-		re = strings.TrimSuffix(FormatFloatRepr(real(z), bitSize), ".0")
-	}
-	im := strings.TrimSuffix(FormatFloatRepr(imag(z), bitSize), ".0")
-	if re == "" {
-		return im + "j"
-	}
-	if !strings.HasPrefix(im, "-") {
-		im = "+" + im
-	}
-	return "(" + re + im + "j)"
-}
-
-// shortest is the shortest decimal mantissa digits and exponent that
-// round-trip v at bitSize 16, 32 or 64, in strconv's 'e' format.
-func shortest(v float64, bitSize int) string {
-	if bitSize != 16 {
-		return strconv.FormatFloat(v, 'e', -1, bitSize)
-	}
-	for prec := 0; prec < 5; prec++ {
-		s := strconv.FormatFloat(v, 'e', prec, 64)
-		if p, err := strconv.ParseFloat(s, 64); err == nil && float64ToHalfRoundTrips(p, v) {
-			return s
-		}
-	}
-	return strconv.FormatFloat(v, 'e', 5, 64)
-}
-
-// float64ToHalfRoundTrips reports whether p rounds to the half value v.
-func float64ToHalfRoundTrips(p, v float64) bool {
-	if p == v {
-		return true
-	}
-	return roundHalf(p) == v
-}
-
-// FormatFloatRepr writes v as NumPy's (and Python's) repr of a float
-// scalar: positional for 1e-4 <= |v| < 1e16 ("1.0", "0.25"), scientific
-// otherwise ("1e-05", "1.5e+16"), with the shortest round-trip digits.
-func FormatFloatRepr(v float64, bitSize int) string {
-	switch {
-	case math.IsNaN(v):
-		return "nan"
-	case math.IsInf(v, 1):
-		return "inf"
-	case math.IsInf(v, -1):
-		return "-inf"
-	}
-	mant, exp := splitE(shortest(v, bitSize))
-	a := math.Abs(v)
-	if v == 0 || a >= 1e-4 && a < 1e16 {
-		s := positional(mant, exp)
-		if !strings.Contains(s, ".") {
-			s += ".0"
-		}
-		return s
-	}
-	return mant + fmt.Sprintf("e%+03d", exp)
-}
-
-// FormatFloatArray writes v as numpy.array2string prints a 0-d float array
-// with the default print options (precision 8, "maxprec"): positional for
-// 1e-4 <= |v| < 1e8 with at most 8 decimals ("1.", "0.33333333"), else
-// scientific with at most 8 ("1.e-07", "1.23456789e+11").
-func FormatFloatArray(v float64, bitSize int) string {
-	switch {
-	case math.IsNaN(v):
-		return "nan"
-	case math.IsInf(v, 1):
-		return "inf"
-	case math.IsInf(v, -1):
-		return "-inf"
-	}
-	a := math.Abs(v)
-	if v == 0 || a >= 1e-4 && a < 1e8 {
-		mant, exp := splitE(shortest(v, bitSize))
-		s := positional(mant, exp)
-		if i := strings.IndexByte(s, '.'); i >= 0 && len(s)-i-1 > 8 {
-			s = strings.TrimRight(strconv.FormatFloat(v, 'f', 8, 64), "0")
-		}
-		if !strings.Contains(s, ".") {
-			s += "."
-		}
-		return s
-	}
-	mant, exp := splitE(shortest(v, bitSize))
-	if i := strings.IndexByte(mant, '.'); i >= 0 && len(mant)-i-1 > 8 {
-		mant, exp = splitE(strconv.FormatFloat(v, 'e', 8, 64))
-		mant = strings.TrimRight(mant, "0")
-	}
-	if !strings.Contains(mant, ".") {
-		mant += "."
-	}
-	return mant + fmt.Sprintf("e%+03d", exp)
-}
-
-// splitE splits strconv's "d.ddde±XX" into the mantissa and exponent.
-func splitE(s string) (string, int) {
-	m, e, _ := strings.Cut(s, "e")
-	exp, _ := strconv.Atoi(e)
-	return m, exp
-}
-
-// positional writes mantissa "d.ddd" times 10^exp without an exponent.
-func positional(mant string, exp int) string {
-	neg := strings.HasPrefix(mant, "-")
-	digits := strings.Replace(strings.TrimPrefix(mant, "-"), ".", "", 1)
-	point := 1 + exp // digits before the point
-	var s string
-	switch {
-	case point <= 0:
-		s = "0." + strings.Repeat("0", -point) + digits
-	case point >= len(digits):
-		s = digits + strings.Repeat("0", point-len(digits))
-	default:
-		s = digits[:point] + "." + digits[point:]
-	}
-	if neg {
-		s = "-" + s
-	}
-	return s
 }

@@ -107,67 +107,6 @@ func TestCompareDecode(t *testing.T) {
 	}
 }
 
-func TestCompareFormatFloat(t *testing.T) {
-	// numpy.array2string(np.array(v)) and repr(np.float64(v)) in NumPy 1.24.
-	cases := []struct {
-		v           float64
-		bits        int
-		array, repr string
-	}{
-		{1.0, 64, "1.", "1.0"},
-		{0.25, 64, "0.25", "0.25"},
-		{1.0 / 3, 64, "0.33333333", "0.3333333333333333"},
-		{12345678.8999, 64, "12345678.8999", "12345678.8999"},
-		{1.23456789e11, 64, "1.23456789e+11", "123456789000.0"},
-		{1e-7, 64, "1.e-07", "1e-07"},
-		{2.5e-5, 64, "2.5e-05", "2.5e-05"},
-		{0.0001, 64, "0.0001", "0.0001"},
-		{99999999.99, 64, "99999999.99", "99999999.99"},
-		{1e8, 64, "1.e+08", "100000000.0"},
-		{123456789.123, 64, "1.23456789e+08", "123456789.123"},
-		{-0.5, 64, "-0.5", "-0.5"},
-		{0, 64, "0.", "0.0"},
-		{math.Copysign(0, -1), 64, "-0.", "-0.0"},
-		{1e16, 64, "1.e+16", "1e+16"},
-		{1.5e-10, 64, "1.5e-10", "1.5e-10"},
-		{3.14159265358979, 64, "3.14159265", "3.14159265358979"},
-		{100, 64, "100.", "100.0"},
-		{9.900000000000001e-05, 64, "9.9e-05", "9.900000000000001e-05"},
-		{float64(float32(0.1)), 32, "0.1", "0.1"},
-		{float64(float32(1e-5)), 32, "1.e-05", "1e-05"},
-		{float64(float32(3.4028235e38)), 32, "3.4028235e+38", "3.4028235e+38"},
-		{16777216, 32, "16777216.", "16777216.0"},
-		{65504, 16, "65500.", "65500.0"},
-		{0.0999755859375, 16, "0.1", "0.1"},
-		{dtype.HalfToFloat64(1), 16, "6.e-08", "6e-08"},
-		{math.NaN(), 64, "nan", "nan"},
-		{math.Inf(-1), 64, "-inf", "-inf"},
-	}
-	for _, c := range cases {
-		if got := FormatFloatArray(c.v, c.bits); got != c.array {
-			t.Errorf("array2string %v (f%d) = %q, want %q", c.v, c.bits, got, c.array)
-		}
-		if got := FormatFloatRepr(c.v, c.bits); got != c.repr {
-			t.Errorf("repr %v (f%d) = %q, want %q", c.v, c.bits, got, c.repr)
-		}
-	}
-	complexCases := []struct {
-		z    complex128
-		want string
-	}{
-		{1 + 2i, "(1+2j)"}, {2i, "2j"}, {1, "(1+0j)"}, {complex(math.Inf(1), 1), "(inf+1j)"},
-		{complex(math.NaN(), math.NaN()), "(nan+nanj)"}, {1.5 - 2.5i, "(1.5-2.5j)"}, {-1i, "-1j"},
-	}
-	for _, c := range complexCases {
-		b := make([]byte, 16)
-		binary.LittleEndian.PutUint64(b, math.Float64bits(real(c.z)))
-		binary.LittleEndian.PutUint64(b[8:], math.Float64bits(imag(c.z)))
-		if got := FormatElem(b, dtype.Dtype{Kind: 'c', Size: 16}); got != c.want {
-			t.Errorf("complex %v = %q, want %q", c.z, got, c.want)
-		}
-	}
-}
-
 // encode writes values (float64, complex128, int64 or uint64 as the format
 // needs) into a contiguous array of format f.
 func encode(f dtype.Dtype, vals []any) []byte {
@@ -271,27 +210,28 @@ func TestCompareNumPy(t *testing.T) {
 		d        []any
 		tol      Tolerance
 		mismatch int
-		maxAbs   string
-		maxRel   string
+		maxAbs   Diff
+		maxRel   float64
 		worst    int
 	}{
-		// The numbers NumPy 1.24's assert_allclose message shows.
-		{"f8", f8, []any{1.0, 2.0, 3.0}, f8, []any{1.0, 2.0, 4.0}, def, 1, "1.", "0.25", 2},
-		{"u1", u1, []any{uint64(1), uint64(2), uint64(3)}, u1, []any{uint64(3), uint64(2), uint64(1)}, def, 2, "2", "2.", 0},
-		{"f4", f4, []any{1.5, 2.0, 3e-9}, f4, []any{1.0, 2.0, 1e-9}, def, 2, "0.5", "2.00000011", 0}, // NumPy, in float32: 2.0000002
-		{"c16-i8", c16, []any{1 + 1i, complex(2, 0)}, i8, []any{int64(1), int64(2)}, def, 1, "1.", "1.", 0},
-		{"zero-desired", f8, []any{1.0, 2.0}, f8, []any{0.0, 0.0}, def, 2, "2.", "inf", 1},
-		{"nan-nan-strict", f8, []any{nan}, f8, []any{nan}, Tolerance{RTol: 1e-7}, 1, "nan", "nan", 0},
-		{"nan-nan", f8, []any{nan, 1.0}, f8, []any{nan, 1.0}, def, 0, "0.", "0.", -1},
-		{"u8-i8", u8, []any{uint64(math.MaxUint64)}, i8, []any{int64(-1)}, def, 1, "18446744073709551616", "1.84467441e+19", 0},
-		{"i8-exact", i8, []any{int64(1<<53 + 1)}, i8, []any{int64(1 << 53)}, Tolerance{EqualNaN: true}, 1, "1", "1.11022302e-16", 0},
-		{"i8-min", i8, []any{int64(math.MinInt64)}, u8, []any{uint64(math.MaxUint64)}, def, 1, "27670116110564327423", "1.5", 0},
-		{"atol", f8, []any{1e-5, 3.0}, f8, []any{3.5e-5, 3.0}, Tolerance{RTol: 1e-3, ATol: 1e-9, EqualNaN: true}, 1, "2.5e-05", "0.71428571", 0},
-		{"inf", f8, []any{inf, -inf, 1.0}, f8, []any{inf, -inf, 1.0}, def, 0, "0.", "0.", -1},
-		{"inf-location", f8, []any{inf, 1.0}, f8, []any{1.0, 1.0}, def, 1, "inf", "inf", 0},
-		{"bool", b1, []any{true, false}, b1, []any{true, true}, def, 1, "1", "1.", 1},
-		{"complex-inf", c16, []any{complex(inf, 1)}, c16, []any{complex(inf, 1)}, def, 0, "nan", "nan", -1},
-		{"rtol", f8, []any{100.0, 100.0}, f8, []any{100.5, 101.0}, Tolerance{RTol: 0.005, EqualNaN: true}, 1, "1.", "0.00990099", 1},
+		// The numbers NumPy 1.24's assert_allclose message shows (as text,
+		// in package text's TestFormatAllCloseNumbers).
+		{"f8", f8, []any{1.0, 2.0, 3.0}, f8, []any{1.0, 2.0, 4.0}, def, 1, Diff{Float: 1}, 0.25, 2},
+		{"u1", u1, []any{uint64(1), uint64(2), uint64(3)}, u1, []any{uint64(3), uint64(2), uint64(1)}, def, 2, Diff{Exact: true, Lo: 2}, 2, 0},
+		{"f4", f4, []any{1.5, 2.0, 3e-9}, f4, []any{1.0, 2.0, 1e-9}, def, 2, Diff{Float: 0.5}, 2.0000001110223056, 0}, // NumPy, in float32: 2.0000002
+		{"c16-i8", c16, []any{1 + 1i, complex(2, 0)}, i8, []any{int64(1), int64(2)}, def, 1, Diff{Float: 1}, 1, 0},
+		{"zero-desired", f8, []any{1.0, 2.0}, f8, []any{0.0, 0.0}, def, 2, Diff{Float: 2}, inf, 1},
+		{"nan-nan-strict", f8, []any{nan}, f8, []any{nan}, Tolerance{RTol: 1e-7}, 1, Diff{Float: nan}, nan, 0},
+		{"nan-nan", f8, []any{nan, 1.0}, f8, []any{nan, 1.0}, def, 0, Diff{}, 0, -1},
+		{"u8-i8", u8, []any{uint64(math.MaxUint64)}, i8, []any{int64(-1)}, def, 1, Diff{Exact: true, Hi: 1}, 0x1p64, 0},
+		{"i8-exact", i8, []any{int64(1<<53 + 1)}, i8, []any{int64(1 << 53)}, Tolerance{EqualNaN: true}, 1, Diff{Exact: true, Lo: 1}, 0x1p-53, 0},
+		{"i8-min", i8, []any{int64(math.MinInt64)}, u8, []any{uint64(math.MaxUint64)}, def, 1, Diff{Exact: true, Hi: 1, Lo: 1<<63 - 1}, 1.5, 0},
+		{"atol", f8, []any{1e-5, 3.0}, f8, []any{3.5e-5, 3.0}, Tolerance{RTol: 1e-3, ATol: 1e-9, EqualNaN: true}, 1, Diff{Float: 2.4999999999999998e-05}, 0.7142857142857143, 0}, // float64(3.5e-5) - float64(1e-5)
+		{"inf", f8, []any{inf, -inf, 1.0}, f8, []any{inf, -inf, 1.0}, def, 0, Diff{}, 0, -1},
+		{"inf-location", f8, []any{inf, 1.0}, f8, []any{1.0, 1.0}, def, 1, Diff{Float: inf}, inf, 0},
+		{"bool", b1, []any{true, false}, b1, []any{true, true}, def, 1, Diff{Exact: true, Lo: 1}, 1, 1},
+		{"complex-inf", c16, []any{complex(inf, 1)}, c16, []any{complex(inf, 1)}, def, 0, Diff{Float: nan}, nan, -1},
+		{"rtol", f8, []any{100.0, 100.0}, f8, []any{100.5, 101.0}, Tolerance{RTol: 0.005, EqualNaN: true}, 1, Diff{Float: 1}, 0.009900990099009901, 1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -304,8 +244,10 @@ func TestCompareNumPy(t *testing.T) {
 			if res.Mismatched != c.mismatch || res.Worst != c.worst {
 				t.Fatalf("mismatched %d worst %d, want %d %d", res.Mismatched, res.Worst, c.mismatch, c.worst)
 			}
-			if res.Mismatched > 0 && (res.MaxAbs.String() != c.maxAbs || FormatFloatArray(res.MaxRel, 64) != c.maxRel) {
-				t.Fatalf("max abs %s rel %s, want %s %s", res.MaxAbs, FormatFloatArray(res.MaxRel, 64), c.maxAbs, c.maxRel)
+			same := func(x, y float64) bool { return x == y || x != x && y != y }
+			if res.Mismatched > 0 && (res.MaxAbs.Exact != c.maxAbs.Exact || res.MaxAbs.Hi != c.maxAbs.Hi ||
+				res.MaxAbs.Lo != c.maxAbs.Lo || !same(res.MaxAbs.Float, c.maxAbs.Float) || !same(res.MaxRel, c.maxRel)) {
+				t.Fatalf("max abs %+v rel %v, want %+v %v", res.MaxAbs, res.MaxRel, c.maxAbs, c.maxRel)
 			}
 		})
 	}

@@ -1,4 +1,4 @@
-package ops
+package text
 
 //go:generate go run gen_pow10.go
 

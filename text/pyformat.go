@@ -1,4 +1,4 @@
-package ops
+package text
 
 import (
 	"fmt"
@@ -383,7 +383,7 @@ func formatPyFloat(x float64, conv byte, prec int, alt bool) string {
 			prec = 1
 		}
 		e := strconv.FormatFloat(x, 'e', prec-1, 64)
-		_, exp := splitE(e)
+		_, exp := splitExp(e)
 		if exp >= -4 && exp < prec {
 			t = strconv.FormatFloat(x, 'f', prec-1-exp, 64)
 		} else {
@@ -515,4 +515,11 @@ func appendExp18(dst []byte, x float64) ([]byte, bool) {
 		return dst, true
 	}
 	return dst, false
+}
+
+// splitExp splits strconv's "d.ddde±XX" into the mantissa and exponent.
+func splitExp(s string) (string, int) {
+	m, e, _ := strings.Cut(s, "e")
+	exp, _ := strconv.Atoi(e)
+	return m, exp
 }

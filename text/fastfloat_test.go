@@ -1,4 +1,4 @@
-package ops
+package text
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"strider/internal/dtype"
+	"strider/ops"
 )
 
 // TestPow10Table recomputes every entry of pow10tab.go from its definition.
@@ -153,8 +154,8 @@ func FuzzLoadTxtFast(f *testing.F) {
 		naive := o
 		naive.naive = true
 		for _, threads := range []int{1, 2} {
-			got, gshape, gerr := o.Load(text, fm, Options{Threads: threads})
-			want, wshape, werr := naive.Load(text, fm, Options{Threads: threads})
+			got, gshape, gerr := o.Load(text, fm, ops.Options{Threads: threads})
+			want, wshape, werr := naive.Load(text, fm, ops.Options{Threads: threads})
 			if fmt.Sprint(gerr) != fmt.Sprint(werr) {
 				t.Fatalf("%q delim %q: error %v, naive %v", text, delim, gerr, werr)
 			}
@@ -165,7 +166,7 @@ func FuzzLoadTxtFast(f *testing.F) {
 		// usecols naming every column backwards (every other one from the
 		// end) mirrors the rows: parseUseCols agrees with parseRow.
 		o.NDMin = 2
-		pieces, shape, err := o.Load(text, fm, Options{Threads: 1})
+		pieces, shape, err := o.Load(text, fm, ops.Options{Threads: 1})
 		if err != nil || shape[0] == 0 {
 			return
 		}
@@ -178,7 +179,7 @@ func FuzzLoadTxtFast(f *testing.F) {
 				o.UseCols[k] -= cols
 			}
 		}
-		pieces, shape, err = o.Load(text, fm, Options{Threads: 2})
+		pieces, shape, err = o.Load(text, fm, ops.Options{Threads: 2})
 		if err != nil || fmt.Sprint(shape) != fmt.Sprint([]int{rows, cols}) {
 			t.Fatalf("%q delim %q usecols %v: %v %v", text, delim, o.UseCols, shape, err)
 		}
@@ -203,12 +204,12 @@ func TestLoadTxtChunks(t *testing.T) {
 	for r := 0; r < rows; r++ {
 		text = fmt.Appendf(text, "%.18e %.18e %g\n", float64(r)*1.1, -float64(r)/3, float64(r)*1e-300)
 	}
-	want, wshape, err := LoadTxt{naive: true}.Load(text, dtype.Dtype{Kind: 'f', Size: 8}, Options{Threads: 1})
+	want, wshape, err := LoadTxt{naive: true}.Load(text, dtype.Dtype{Kind: 'f', Size: 8}, ops.Options{Threads: 1})
 	if err != nil || fmt.Sprint(wshape) != fmt.Sprint([]int{rows, 3}) {
 		t.Fatalf("naive: %v %v", wshape, err)
 	}
 	for _, threads := range []int{1, 4} {
-		got, shape, err := LoadTxt{}.Load(text, dtype.Dtype{Kind: 'f', Size: 8}, Options{Threads: threads})
+		got, shape, err := LoadTxt{}.Load(text, dtype.Dtype{Kind: 'f', Size: 8}, ops.Options{Threads: threads})
 		if err != nil || !bytes.Equal(got[0], want[0]) || fmt.Sprint(shape) != fmt.Sprint(wshape) {
 			t.Fatalf("threads %d: %v %v, or data differs", threads, shape, err)
 		}
@@ -234,7 +235,7 @@ func TestLoadTxtChunks(t *testing.T) {
 		// And a later error, which must not win.
 		bad = append(bad, "1 2 y\n"...)
 		for _, threads := range []int{1, 4} {
-			if _, _, err := (LoadTxt{}).Load(bad, dtype.Dtype{Kind: 'f', Size: 8}, Options{Threads: threads}); err == nil || err.Error() != c.want {
+			if _, _, err := (LoadTxt{}).Load(bad, dtype.Dtype{Kind: 'f', Size: 8}, ops.Options{Threads: threads}); err == nil || err.Error() != c.want {
 				t.Errorf("line %d, threads %d: %v, want %s", c.line, threads, err, c.want)
 			}
 		}

@@ -1,4 +1,4 @@
-package ops
+package text
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"strider/internal/dtype"
+	"strider/ops"
 )
 
 func TestLoadTxtShapes(t *testing.T) {
@@ -33,7 +34,7 @@ func TestLoadTxtShapes(t *testing.T) {
 		{"a b\n1,2,3\n4,5,6\n", LoadTxt{Delimiter: ',', Comments: "#", SkipRows: 1, UseCols: []int{-1, 0}}, []int{2, 2}, []float64{3, 1, 6, 4}},
 		{"1\r2\r", LoadTxt{Comments: "#"}, []int{2}, []float64{1, 2}},
 	} {
-		pieces, shape, err := c.opt.Load([]byte(c.text), f8, Options{})
+		pieces, shape, err := c.opt.Load([]byte(c.text), f8, ops.Options{})
 		data := bytes.Join(pieces, nil)
 		if err != nil || !slices.Equal(shape, c.shape) || len(data) != 8*len(c.vals) {
 			t.Errorf("%q: shape %v, %d bytes, %v; want %v", c.text, shape, len(data), err, c.shape)
@@ -51,7 +52,7 @@ func TestLoadTxtShapes(t *testing.T) {
 		{"1 1_0", "line 1, column 2"},
 		{"0x10", "line 1, column 1"},
 	} {
-		_, _, err := LoadTxt{Comments: "#"}.Load([]byte(c.text), f8, Options{})
+		_, _, err := LoadTxt{Comments: "#"}.Load([]byte(c.text), f8, ops.Options{})
 		var te *TextError
 		if !errors.As(err, &te) || !bytes.Contains([]byte(err.Error()), []byte(c.where)) {
 			t.Errorf("%q: error %v, want one at %s", c.text, err, c.where)
@@ -74,18 +75,6 @@ func TestCastFloatX86(t *testing.T) {
 	} {
 		if got := castFloatX86(c.x, c.size, c.signed); got != c.want {
 			t.Errorf("cast(%v, %d, %v) = %d, want %d", c.x, c.size, c.signed, got, c.want)
-		}
-	}
-}
-
-func TestFloat64ToHalfBits(t *testing.T) {
-	for h := 0; h < 1<<16; h++ {
-		x := dtype.HalfToFloat64(uint16(h))
-		if x != x {
-			continue
-		}
-		if got := float64ToHalfBits(x); got != uint16(h) {
-			t.Fatalf("half %#04x -> %v -> %#04x", h, x, got)
 		}
 	}
 }
@@ -115,7 +104,7 @@ func FuzzFromText(f *testing.F) {
 		}
 		for _, load := range []func() ([]byte, []int, error){
 			func() ([]byte, []int, error) {
-				pieces, shape, err := o.Load(text, fm, Options{Threads: 2})
+				pieces, shape, err := o.Load(text, fm, ops.Options{Threads: 2})
 				return bytes.Join(pieces, nil), shape, err
 			},
 			func() ([]byte, []int, error) { return LoadJSON(text, fm) },
@@ -124,7 +113,7 @@ func FuzzFromText(f *testing.F) {
 			if err != nil {
 				continue
 			}
-			if len(data) != Count(shape)*fm.Size {
+			if len(data) != ops.Count(shape)*fm.Size {
 				t.Fatalf("%q: %d bytes for shape %v", text, len(data), shape)
 			}
 		}
@@ -168,7 +157,7 @@ func TestLoadTxtEmpty(t *testing.T) {
 		{"// only\n", LoadTxt{Comments: "//", NDMin: 2, UseCols: []int{1, 0, 1}}, []int{0, 3}},
 	} {
 		for _, f := range []dtype.Dtype{{Kind: 'f', Size: 8}, {Kind: 'i', Size: 1}, {Kind: 'c', Size: 8}} {
-			pieces, shape, err := c.opt.Load([]byte(c.text), f, Options{})
+			pieces, shape, err := c.opt.Load([]byte(c.text), f, ops.Options{})
 			if err != nil || !slices.Equal(shape, c.shape) || len(bytes.Join(pieces, nil)) != 0 {
 				t.Errorf("%q %+v %v: shape %v, %v; want %v", c.text, c.opt, f, shape, err, c.shape)
 			}
@@ -176,7 +165,7 @@ func TestLoadTxtEmpty(t *testing.T) {
 	}
 	// A blank line is a data row when a delimiter splits it: NumPy cannot
 	// convert its one field.
-	_, _, err := LoadTxt{Delimiter: ',', Comments: "#"}.Load([]byte("  \n"), dtype.Dtype{Kind: 'f', Size: 8}, Options{})
+	_, _, err := LoadTxt{Delimiter: ',', Comments: "#"}.Load([]byte("  \n"), dtype.Dtype{Kind: 'f', Size: 8}, ops.Options{})
 	if err == nil || err.Error() != "line 1, column 1: could not convert string '  ' to float64" {
 		t.Errorf("a blank delimited line: %v", err)
 	}
@@ -230,7 +219,7 @@ func TestLoadTxtUnicodeSpace(t *testing.T) {
 // loadFloats loads text and returns its elements as float64s (a complex
 // element as two).
 func loadFloats(o LoadTxt, text string, f dtype.Dtype) ([]float64, error) {
-	pieces, _, err := o.Load([]byte(text), f, Options{})
+	pieces, _, err := o.Load([]byte(text), f, ops.Options{})
 	if err != nil {
 		return nil, err
 	}
@@ -318,13 +307,13 @@ func TestLoadTxtErrorQuotes(t *testing.T) {
 		{`a'b"`, `could not convert string 'a\'b"' to float64`},
 		{"é", `could not convert string 'é' to float64`},
 	} {
-		_, _, err := LoadTxt{Delimiter: ','}.Load([]byte(c.field+",1\n"), f8, Options{})
+		_, _, err := LoadTxt{Delimiter: ','}.Load([]byte(c.field+",1\n"), f8, ops.Options{})
 		if err == nil || err.Error() != "line 1, column 1: "+c.want {
 			t.Errorf("%q: %v, want %s", c.field, err, c.want)
 		}
 	}
 	long := bytes.Repeat([]byte("x"), 1<<20)
-	_, _, err := LoadTxt{}.Load(long, f8, Options{})
+	_, _, err := LoadTxt{}.Load(long, f8, ops.Options{})
 	if err == nil || len(err.Error()) > 200 || !bytes.Contains([]byte(err.Error()), []byte("'xxxxxxxxxx")) {
 		t.Errorf("a field of 1 MiB: error of %d bytes: %.300v", len(fmt.Sprint(err)), err)
 	}
@@ -350,7 +339,7 @@ func TestLoadTxtWideRow(t *testing.T) {
 		{"f4/usecols", LoadTxt{UseCols: []int{-1, 5, 0, cols - 2}}, dtype.Dtype{Kind: 'f', Size: 4}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			p, err := c.opt.Plan(text, c.f, Options{Threads: 1})
+			p, err := c.opt.Plan(text, c.f, ops.Options{Threads: 1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -377,7 +366,7 @@ func TestLoadTxtWideRow(t *testing.T) {
 	// Plan counts the columns without a slice of them.
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	_, err := LoadTxt{}.Plan(text, dtype.Dtype{Kind: 'f', Size: 8}, Options{Threads: 1})
+	_, err := LoadTxt{}.Plan(text, dtype.Dtype{Kind: 'f', Size: 8}, ops.Options{Threads: 1})
 	runtime.ReadMemStats(&after)
 	if n := after.TotalAlloc - before.TotalAlloc; err != nil || n > 1<<20 {
 		t.Errorf("Plan allocated %d bytes (%v)", n, err)

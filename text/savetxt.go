@@ -1,4 +1,4 @@
-package ops
+package text
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"strider/internal/dtype"
+	"strider/ops"
 )
 
 // SaveTxt holds np.savetxt's options.
@@ -29,7 +30,7 @@ type SaveTxt struct {
 // later rows could still fail (%d of a float that may be NaN) is first
 // run over every row without writing, so a failure never leaves part of
 // the text behind.
-func (o SaveTxt) Write(w io.Writer, v View, f dtype.Dtype, opt Options) error {
+func (o SaveTxt) Write(w io.Writer, v ops.View, f dtype.Dtype, opt ops.Options) error {
 	if err := f.CheckElem(v.Elem); err != nil {
 		return err
 	}
@@ -53,7 +54,7 @@ func (o SaveTxt) Write(w io.Writer, v View, f dtype.Dtype, opt Options) error {
 		return err
 	}
 	header, footer := o.commented(o.Header), o.commented(o.Footer)
-	threads := opt.threads()
+	threads := opt.ThreadCount()
 	if rows*t.ncol < 4096 {
 		threads = 1
 	}
@@ -63,7 +64,7 @@ func (o SaveTxt) Write(w io.Writer, v View, f dtype.Dtype, opt Options) error {
 	errs := make([]error, chunks)
 	// round formats rows r0..r1 into bufs, and returns the first error.
 	round := func(r0, r1 int) error {
-		parallel(chunks, threads, func(lo, hi int) {
+		ops.Parallel(chunks, threads, func(lo, hi int) {
 			args := make([]PyValue, 0, 2*t.ncol)
 			for c := lo; c < hi; c++ {
 				bufs[c], args, errs[c] = t.appendRows(bufs[c][:0], args, r0+c*(r1-r0)/chunks, r0+(c+1)*(r1-r0)/chunks)
@@ -109,7 +110,7 @@ func (o SaveTxt) Write(w io.Writer, v View, f dtype.Dtype, opt Options) error {
 // can refuse a text larger than the disk or a row larger than the memory
 // before anything is allocated or written. A format Write would refuse
 // gets 0 and 0: Write says what is wrong with it.
-func (o SaveTxt) Needs(v View, f dtype.Dtype, opt Options) (text, memory int64, err error) {
+func (o SaveTxt) Needs(v ops.View, f dtype.Dtype, opt ops.Options) (text, memory int64, err error) {
 	if err := f.CheckElem(v.Elem); err != nil {
 		return 0, 0, err
 	}
@@ -149,7 +150,7 @@ func (o SaveTxt) Needs(v View, f dtype.Dtype, opt Options) (text, memory int64, 
 	// bytes a column at the peak (the parsed parts and the arguments
 	// dominate); the estimate errs high. Rounds of rows take about 256 KiB
 	// of text per chunk, 4 chunks a thread (see Write).
-	threads := int64(opt.threads())
+	threads := int64(opt.ThreadCount())
 	perCol := 512 + 64*threads
 	memory = addSat(mulSat(2, fmtBytes), mulSat(ncol, perCol))
 	memory = addSat(memory, 4*threads*(256<<10))
@@ -216,7 +217,7 @@ func (o SaveTxt) commented(text string) string {
 // textRows formats the rows of a 1-D or 2-D view (a 1-D view is one
 // column) with a whole-row %-format.
 type textRows struct {
-	v                      View
+	v                      ops.View
 	f                      dtype.Dtype
 	pf                     PyFormat
 	newline                string
@@ -273,7 +274,7 @@ func appendPyValues(args []PyValue, b []byte, f dtype.Dtype) []PyValue {
 // bools as true/false. Complex numbers are refused, as json refuses them,
 // before anything is written. The text goes out in pieces of about 64 KiB,
 // so its size never has to fit in memory.
-func WriteJSON(w io.Writer, v View, f dtype.Dtype) error {
+func WriteJSON(w io.Writer, v ops.View, f dtype.Dtype) error {
 	if err := f.Check(); err != nil {
 		return err
 	}

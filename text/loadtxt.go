@@ -1,4 +1,4 @@
-package ops
+package text
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 
 	"strider/internal/dtype"
 	"strider/internal/termsafe"
+	"strider/ops"
 )
 
 // LoadTxt holds np.loadtxt's options.
@@ -93,7 +94,7 @@ type textChunk struct {
 // caller can tell by a shape of length 0 on the first axis). A ragged row
 // or a field that does not parse is an error naming its line and column.
 // It is Plan and Fill into fresh memory.
-func (o LoadTxt) Load(text []byte, f dtype.Dtype, opt Options) ([][]byte, []int, error) {
+func (o LoadTxt) Load(text []byte, f dtype.Dtype, opt ops.Options) ([][]byte, []int, error) {
 	p, err := o.Plan(text, f, opt)
 	if err != nil {
 		return nil, nil, err
@@ -120,7 +121,7 @@ type TextPlan struct {
 	bounds []int  // chunk c is body[bounds[c]:bounds[c+1]], whole lines
 	rows   []int  // data rows in each chunk
 	cols   int
-	opt    Options
+	opt    ops.Options
 }
 
 // Bytes is the size of the data Fill writes.
@@ -136,7 +137,7 @@ func (p *TextPlan) Bytes() int {
 // Load's first pass. Without data rows the shape is NumPy's for an empty
 // input: (0,), (0, len(UseCols)), or with NDMin 2 a column. Errors in the
 // rows themselves are Fill's to find.
-func (o LoadTxt) Plan(text []byte, f dtype.Dtype, opt Options) (*TextPlan, error) {
+func (o LoadTxt) Plan(text []byte, f dtype.Dtype, opt ops.Options) (*TextPlan, error) {
 	if err := f.Check(); err != nil {
 		return nil, err
 	}
@@ -152,7 +153,7 @@ func (o LoadTxt) Plan(text []byte, f dtype.Dtype, opt Options) (*TextPlan, error
 		line++
 	}
 	body := text[start:]
-	threads := opt.threads()
+	threads := opt.ThreadCount()
 	if len(body) < 1<<16 {
 		threads = 1
 	}
@@ -173,7 +174,7 @@ func (o LoadTxt) Plan(text []byte, f dtype.Dtype, opt Options) (*TextPlan, error
 	p := &TextPlan{o: o, f: f, parse: parse, body: body, line: line, bounds: bounds,
 		rows: make([]int, len(bounds)-1), cols: -1, opt: opt}
 	lines := make([]int, len(p.rows))
-	parallel(len(p.rows), threads, func(lo, hi int) {
+	ops.Parallel(len(p.rows), threads, func(lo, hi int) {
 		for c := lo; c < hi; c++ {
 			forLines(body[bounds[c]:bounds[c+1]], func(l []byte) {
 				lines[c]++
@@ -219,12 +220,12 @@ func (p *TextPlan) Fill(dst []byte) error {
 	for c, r := range p.rows {
 		offsets[c+1] = offsets[c] + r*rowBytes
 	}
-	threads := p.opt.threads()
+	threads := p.opt.ThreadCount()
 	if len(p.body) < 1<<16 {
 		threads = 1
 	}
 	chunks := make([]textChunk, len(p.rows))
-	parallel(len(chunks), threads, func(lo, hi int) {
+	ops.Parallel(len(chunks), threads, func(lo, hi int) {
 		for c := lo; c < hi; c++ {
 			// The chunk appends into its own rows of dst: a capacity of
 			// exactly its counted rows, so the appends never move it.
@@ -576,7 +577,7 @@ func appendFloat(dst []byte, x float64, f dtype.Dtype) []byte {
 	}
 	switch f.Size {
 	case 2:
-		return appendFloatBits(dst, uint64(float64ToHalfBits(x)), f)
+		return appendFloatBits(dst, uint64(ops.Float64ToHalfBits(x)), f)
 	case 4:
 		return appendFloatBits(dst, uint64(math.Float32bits(float32(x))), f)
 	}
@@ -993,32 +994,6 @@ func pyFloatPrefix(b []byte) int {
 		}
 	}
 	return i
-}
-
-// float64ToHalfBits rounds x to the nearest float16 (ties to even), as
-// npy_double_to_half does, and returns its bits.
-func float64ToHalfBits(x float64) uint16 {
-	sign := uint16(0)
-	if math.Signbit(x) {
-		sign = 0x8000
-	}
-	a := math.Abs(x)
-	switch {
-	case a != a:
-		return sign | 0x7e00
-	case a == 0:
-		return sign
-	}
-	r := roundHalf(a)
-	if math.IsInf(r, 0) {
-		return sign | 0x7c00
-	}
-	if r < 1.0/16384 { // subnormal: r is a multiple of 2^-24
-		return sign | uint16(r*(1<<24))
-	}
-	e := math.Ilogb(r)
-	m := uint16(math.Ldexp(r, -e)*1024) - 1024
-	return sign | uint16(e+15)<<10 | m
 }
 
 // pyQuote is Python's repr of a field, near enough for a message, and

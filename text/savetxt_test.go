@@ -1,4 +1,4 @@
-package ops
+package text
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"strider/internal/dtype"
+	"strider/ops"
 )
 
 // TestSaveTxtNeeds: the text Needs promises is never more than Write
@@ -37,13 +38,13 @@ func TestSaveTxtNeeds(t *testing.T) {
 		{"c8/4x2/e", SaveTxt{Fmt: "%.3e", Delimiter: " ", Newline: "\n"}, c8, []int{4, 2}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			v := Contiguous(tc.f.Size, tc.shape, b[:Count(tc.shape)*tc.f.Size])
-			text, mem, err := tc.st.Needs(v, tc.f, Options{Threads: 2})
+			v := ops.Contiguous(tc.f.Size, tc.shape, b[:ops.Count(tc.shape)*tc.f.Size])
+			text, mem, err := tc.st.Needs(v, tc.f, ops.Options{Threads: 2})
 			if err != nil {
 				t.Fatal(err)
 			}
 			var out bytes.Buffer
-			if err := tc.st.Write(&out, v, tc.f, Options{Threads: 2}); err != nil {
+			if err := tc.st.Write(&out, v, tc.f, ops.Options{Threads: 2}); err != nil {
 				t.Fatal(err)
 			}
 			if text > int64(out.Len()) || mem <= 0 {
@@ -60,14 +61,14 @@ func TestSaveTxtNeeds(t *testing.T) {
 		{[]int{1 << 28, 1 << 28}, 4 << 56, 512 << 28}, // rows of 2**28 columns
 		{[]int{1 << 47, 1 << 16}, math.MaxInt64, 512 << 16},
 	} {
-		v := View{Elem: 8, Shape: tc.shape, Strides: make([]int, len(tc.shape)), Data: b[:8]}
+		v := ops.View{Elem: 8, Shape: tc.shape, Strides: make([]int, len(tc.shape)), Data: b[:8]}
 		var text, mem int64
-		allocs := testing.AllocsPerRun(1, func() { text, mem, _ = st.Needs(v, f8, Options{Threads: 2}) })
+		allocs := testing.AllocsPerRun(1, func() { text, mem, _ = st.Needs(v, f8, ops.Options{Threads: 2}) })
 		if text < tc.wantText || mem < tc.wantMemory || allocs > 20 {
 			t.Errorf("%v of stride 0: text %d, memory %d, %v allocations; want at least %d and %d, and no row format", tc.shape, text, mem, allocs, tc.wantText, tc.wantMemory)
 		}
 	}
-	if _, _, err := st.Needs(Contiguous(8, []int{2, 2, 2}, b), f8, Options{}); err == nil || !strings.Contains(err.Error(), "3D") {
+	if _, _, err := st.Needs(ops.Contiguous(8, []int{2, 2, 2}, b), f8, ops.Options{}); err == nil || !strings.Contains(err.Error(), "3D") {
 		t.Errorf("a 3-d array: %v", err)
 	}
 }
@@ -81,11 +82,11 @@ func TestWriteJSON(t *testing.T) {
 		binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(x))
 	}
 	var out bytes.Buffer
-	if err := WriteJSON(&out, Contiguous(8, []int{2, 2}, b), f8); err != nil || out.String() != "[[1.5, NaN], [-Infinity, 0.1]]" {
+	if err := WriteJSON(&out, ops.Contiguous(8, []int{2, 2}, b), f8); err != nil || out.String() != "[[1.5, NaN], [-Infinity, 0.1]]" {
 		t.Fatalf("2x2: %q %v", out.String(), err)
 	}
 	// 2**16 repeats of 4 values over 32 bytes: about 600 KiB of text.
-	v := View{Elem: 8, Shape: []int{1 << 16, 4}, Strides: []int{0, 1}, Data: b}
+	v := ops.View{Elem: 8, Shape: []int{1 << 16, 4}, Strides: []int{0, 1}, Data: b}
 	w := &pieces{}
 	if err := WriteJSON(w, v, f8); err != nil {
 		t.Fatal(err)
@@ -99,7 +100,7 @@ func TestWriteJSON(t *testing.T) {
 	if err := WriteJSON(failing, v, f8); err == nil || failing.n != 1 {
 		t.Fatalf("a failing writer: %v after %d writes, want its error after 1", err, failing.n)
 	}
-	if err := WriteJSON(&out, Contiguous(8, []int{2}, b[:16]), dtype.Dtype{Kind: 'c', Size: 8}); err == nil {
+	if err := WriteJSON(&out, ops.Contiguous(8, []int{2}, b[:16]), dtype.Dtype{Kind: 'c', Size: 8}); err == nil {
 		t.Fatal("complex: no error")
 	}
 }

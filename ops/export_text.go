@@ -1,0 +1,20 @@
+package ops
+
+// This file exposes to package text the engine pieces its readers and
+// writers share with ops: the thread count of an Options, the work
+// splitter, and the float16 rounding. Nothing here is used by package ops
+// itself.
+
+// ThreadCount is the number of goroutines an operation run with o uses:
+// o.Threads, or GOMAXPROCS when that is 0 or less.
+func (o Options) ThreadCount() int { return o.threads() }
+
+// Parallel calls work on consecutive ranges covering [0, items), on this
+// goroutine when threads is 1, else in chunks handed out to threads
+// goroutines, as every operation of ops splits its work; a panic in work
+// is raised again on the calling goroutine.
+func Parallel(items, threads int, work func(lo, hi int)) { parallel(items, threads, work) }
+
+// Float64ToHalfBits rounds x to the nearest float16 (ties to even) and
+// returns its bits, as a cast to float16 does.
+func Float64ToHalfBits(x float64) uint16 { return float64ToHalfBits(x) }
