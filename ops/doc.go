@@ -36,10 +36,14 @@
 // the source's and the destination's offsets together (CopyNaive is it with
 // a C-contiguous destination). Every fast path is tested against it.
 //
-// ops does no I/O. A view whose storage is a file read piece by piece is
-// copied by ReadRuns: it plans the copy as Copy does and yields each run,
-// the part of dst it fills and its byte offset in the file, to the caller's
-// read function (cmd reads them with ReadAt).
+// ops does no I/O and no text. A view whose storage is a file read piece by
+// piece is copied by ReadRuns: it plans the copy as Copy does and yields
+// each run, the part of dst it fills and its byte offset in the file, to
+// the caller's read function (cmd reads them with ReadAt). ops writes to no
+// io.Writer, parses no text and formats no number: results are numbers
+// (a Comparison, a Diff, Stats), and package text turns them into NumPy's
+// text; its only strings are error messages. Package text imports ops for
+// View, Options and Parallel; ops never imports text.
 //
 // # Gathers
 //
@@ -61,10 +65,10 @@
 // # Dtypes
 //
 // Data movement knows only element sizes. The operations that read values
-// (Sort, Stats, AllClose, Indices, the text readers and writers) take the
-// elements' dtype.Dtype from package internal/dtype, check it against the
-// view's element size with CheckElem, and decode elements with its methods;
-// Sort's Order says only in which order (direction, where NaNs go).
+// (Sort, Stats, AllClose, Indices) take the elements' dtype.Dtype from
+// package internal/dtype, check it against the view's element size with
+// CheckElem, and decode elements with its methods; Sort's Order says only
+// in which order (direction, where NaNs go).
 //
 // # Threads
 //

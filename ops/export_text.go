@@ -1,5 +1,11 @@
 package ops
 
+import (
+	"math"
+
+	"strider/internal/dtype"
+)
+
 // This file exposes to package text the engine pieces its readers and
 // writers share with ops: the thread count of an Options, the work
 // splitter, and the float16 rounding. Nothing here is used by package ops
@@ -18,3 +24,9 @@ func Parallel(items, threads int, work func(lo, hi int)) { parallel(items, threa
 // Float64ToHalfBits rounds x to the nearest float16 (ties to even) and
 // returns its bits, as a cast to float16 does.
 func Float64ToHalfBits(x float64) uint16 { return float64ToHalfBits(x) }
+
+// FloatToInt is Cast's conversion of x to the integer dtype to, NumPy's
+// on x86-64 (see Cast), as the low to.Size bytes of its bits.
+func FloatToInt(x float64, to dtype.Dtype) uint64 {
+	return floatToInt(to)(complex(x, 0)) & (math.MaxUint64 >> (64 - 8*uint(to.Size)))
+}
