@@ -87,24 +87,3 @@ func (d Dtype) Complex(b []byte) complex128 {
 	p := d.Part()
 	return complex(p.Float(b), p.Float(b[p.Size:]))
 }
-
-// HalfToFloat64 converts IEEE 754 binary16 bits to a float64 (exactly; NaN
-// payloads are kept in the high mantissa bits).
-func HalfToFloat64(h uint16) float64 {
-	sign := uint64(h>>15) << 63
-	exp := int(h>>10) & 0x1f
-	mant := uint64(h & 0x3ff)
-	switch {
-	case exp == 0x1f:
-		return math.Float64frombits(sign | 0x7ff<<52 | mant<<42)
-	case exp == 0 && mant == 0:
-		return math.Float64frombits(sign)
-	case exp == 0:
-		v := math.Ldexp(float64(mant), -24) // subnormal: mant * 2^-24
-		if sign != 0 {
-			v = -v
-		}
-		return v
-	}
-	return math.Float64frombits(sign | uint64(exp-15+1023)<<52 | mant<<42)
-}
