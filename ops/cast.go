@@ -18,7 +18,7 @@ import (
 //     part is nonzero);
 //   - integer to integer: the low bits (wrap around);
 //   - integer or float to float: rounded to nearest, ties to even;
-//     float16 through npy_double_to_half's rules, NaN payloads kept;
+//     float16 by dtype.Float64ToHalf (npy_double_to_half), NaN payloads kept;
 //   - float to integer: truncated toward zero by the 32-bit (int8, int16,
 //     int32, uint8, uint16) or 64-bit (int64, uint32) cvtt instruction,
 //     whose out-of-range and NaN result is the lowest integer, then cut to
@@ -288,7 +288,7 @@ func narrowFrom(out []byte, w []complex128, to dtype.Dtype, u func(complex128) u
 		switch to.Size {
 		case 2:
 			for i, z := range w {
-				binary.LittleEndian.PutUint16(out[2*i:], halfFromFloat64(f(z)))
+				binary.LittleEndian.PutUint16(out[2*i:], dtype.Float64ToHalf(f(z)))
 			}
 		case 4:
 			for i, z := range w {
@@ -353,7 +353,7 @@ func narrowFloat(out []byte, w []complex128, to dtype.Dtype, half bool) {
 		switch to.Size {
 		case 2:
 			for i, z := range w {
-				binary.LittleEndian.PutUint16(out[2*i:], halfFromFloat64(real(z)))
+				binary.LittleEndian.PutUint16(out[2*i:], dtype.Float64ToHalf(real(z)))
 			}
 		case 4:
 			o := as[float32](out)
@@ -420,20 +420,6 @@ func cvtt64(x float64) int64 {
 		return int64(x)
 	}
 	return math.MinInt64
-}
-
-// halfFromFloat64 is npy_double_to_half: the nearest float16 (ties to even),
-// a NaN keeping the top bits of its payload.
-func halfFromFloat64(x float64) uint16 {
-	if x != x {
-		b := math.Float64bits(x)
-		h := uint16(0x7c00 + (b>>42)&0x3ff)
-		if h == 0x7c00 {
-			h++
-		}
-		return uint16(b>>48)&0x8000 | h
-	}
-	return float64ToHalfBits(x)
 }
 
 // number is the element types whose Go conversions directCast uses.

@@ -321,7 +321,7 @@ func walkStats(v View, f dtype.Dtype, opt Options, newFold func() statsFolder) [
 func narrowRounding(f dtype.Dtype) func(float64) float64 {
 	switch {
 	case f.Kind == 'f' && f.Size == 2:
-		return roundHalf
+		return dtype.RoundHalf
 	case f.Kind == 'f' && f.Size == 4, f.Kind == 'c' && f.Size == 8:
 		return func(x float64) float64 { return float64(float32(x)) }
 	}
@@ -377,21 +377,6 @@ func squaredDeviations32(xs []float32, mean float64) float64 {
 		}
 	}
 	return s0 + s1
-}
-
-// roundHalf rounds x to the nearest float16 value (ties to even), as
-// NumPy's npy_double_to_half does, and returns it as a float64.
-func roundHalf(x float64) float64 {
-	a := math.Abs(x)
-	if a != a || a == 0 || math.IsInf(a, 0) {
-		return x
-	}
-	if a >= 65520 { // past the largest half plus half an ulp
-		return math.Copysign(math.Inf(1), x)
-	}
-	e := max(math.Ilogb(a), -14)
-	q := math.Ldexp(1, e-10) // the half ulp at this binade
-	return math.Copysign(math.RoundToEven(a/q)*q, x)
 }
 
 // mergeTree merges the chunks' moments pairwise, so rounding grows with

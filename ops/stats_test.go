@@ -127,15 +127,6 @@ func TestStatsIntExtremes(t *testing.T) {
 	}
 }
 
-func TestRoundHalf(t *testing.T) {
-	for _, c := range [][2]float64{{1, 1}, {1 + 1.0/2048, 1}, {1 + 3.0/2048, 1 + 2.0/1024}, {65504, 65504}, {65519.99, 65504},
-		{65520, math.Inf(1)}, {-3e-8, -5.960464477539063e-08}, {2e-8, 0}, {0.1, 0.0999755859375}} {
-		if got := roundHalf(c[0]); got != c[1] {
-			t.Errorf("roundHalf(%v) = %v, want %v", c[0], got, c[1])
-		}
-	}
-}
-
 func BenchmarkStats(b *testing.B) {
 	for _, elem := range []int{4, 8} {
 		n := 1 << 24

@@ -575,7 +575,7 @@ func appendFloat(dst []byte, x float64, f dtype.Dtype) []byte {
 	}
 	switch f.Size {
 	case 2:
-		return appendFloatBits(dst, uint64(ops.Float64ToHalfBits(x)), f)
+		return appendFloatBits(dst, uint64(dtype.Float64ToHalf(x)), f)
 	case 4:
 		return appendFloatBits(dst, uint64(math.Float32bits(float32(x))), f)
 	}

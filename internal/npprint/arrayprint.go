@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"strider/internal/dtype"
 	"strider/internal/pylit"
 )
 
@@ -224,18 +225,9 @@ func (a Array) impliedDtype() bool {
 	return false
 }
 
+// dtypeName is NumPy's name of the array's dtype ("float32").
 func (a Array) dtypeName() string {
-	switch a.Kind {
-	case 'b':
-		return "bool"
-	case 'i':
-		return "int" + strconv.Itoa(8*a.Size)
-	case 'u':
-		return "uint" + strconv.Itoa(8*a.Size)
-	case 'f':
-		return "float" + strconv.Itoa(8*a.Size)
-	}
-	return "complex" + strconv.Itoa(8*a.Size)
+	return dtype.Dtype{Kind: a.Kind, Size: a.Size}.Name()
 }
 
 // width is Python's len of s: its code points.

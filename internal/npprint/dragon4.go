@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"strider/internal/dtype"
 )
 
 // Float is the bits of an IEEE 754 binary16, binary32 or binary64 value
@@ -82,7 +84,7 @@ func leadingZeros64(x uint64) int {
 func (f Float) Value() float64 {
 	switch f.Size {
 	case 2:
-		return halfToFloat64(uint16(f.Bits))
+		return dtype.HalfToFloat64(uint16(f.Bits))
 	case 4:
 		return float64(math.Float32frombits(uint32(f.Bits)))
 	}
@@ -488,36 +490,15 @@ func (d *digitGen) shortestHalf(buf []byte) ([]byte, int) {
 	if d.unequal {
 		return nil, 0
 	}
-	want := halfBits(d.value)
+	want := dtype.Float64ToHalf(d.value)
 	for p := 1; p <= 5; p++ {
 		t := strconv.AppendFloat(buf[:0], d.value, 'e', p-1, 64)
 		r, err := strconv.ParseFloat(string(t), 64)
-		if err == nil && halfBits(r) == want {
+		if err == nil && dtype.Float64ToHalf(r) == want {
 			return splitE(t)
 		}
 	}
 	return nil, 0
-}
-
-// halfBits rounds a non-negative float64 to binary16 (half to even), as
-// bits; past the largest half it gives infinity's.
-func halfBits(a float64) uint16 {
-	if a >= 65520 {
-		return 0x7c00
-	}
-	if a < 0x1p-14 {
-		return uint16(math.RoundToEven(a * 0x1p24)) // subnormal (1024 is the least normal)
-	}
-	_, exp := math.Frexp(a) // a = f * 2^exp, f in [0.5, 1)
-	e := exp - 1
-	m := math.RoundToEven(math.Ldexp(a, 10-e))
-	if m == 2048 {
-		m, e = 1024, e+1
-	}
-	if e+15 >= 31 {
-		return 0x7c00
-	}
-	return uint16(e+15)<<10 | uint16(m-1024)
 }
 
 // splitF splits strconv's "ddd.ddd" into its digits from the first
@@ -742,24 +723,4 @@ func appendExp(b []byte, exp, expDigits int) []byte {
 		b = append(b, ed[k-1])
 	}
 	return b
-}
-
-// halfToFloat64 converts binary16 bits to the float64 of the same value.
-func halfToFloat64(h uint16) float64 {
-	sign := 1.0
-	if h>>15 != 0 {
-		sign = -1
-	}
-	e := int(h>>10) & 0x1f
-	m := float64(h & 0x3ff)
-	switch e {
-	case 0x1f:
-		if m != 0 {
-			return math.NaN()
-		}
-		return sign * math.Inf(1)
-	case 0:
-		return sign * math.Ldexp(m, -24)
-	}
-	return sign * math.Ldexp(1024+m, e-25)
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"strider/internal/dtype"
 )
 
 var (
@@ -21,7 +23,7 @@ var (
 func nearestHalf(v float64) uint16 {
 	halvesOnce.Do(func() {
 		for b := 0; b < 1<<16; b++ {
-			if x := halfToFloat64(uint16(b)); !math.IsNaN(x) && !math.IsInf(x, 0) && !(x == 0 && b != 0) {
+			if x := dtype.HalfToFloat64(uint16(b)); !math.IsNaN(x) && !math.IsInf(x, 0) && !(x == 0 && b != 0) {
 				halves = append(halves, x)
 				halfTable = append(halfTable, uint16(b))
 			}
@@ -177,20 +179,6 @@ func TestFastPathEqualsDragon4(t *testing.T) {
 		o := randomOpts(r)
 		if fast, slow := format(x, o, false), format(x, o, true); fast != slow {
 			t.Fatalf("f%d %v (bits %#x) %+v: fast path %q, Dragon4 %q", 8*x.Size, x.Value(), x.Bits, o, fast, slow)
-		}
-	}
-}
-
-// TestHalfBits: halfBits agrees with the search over every half
-// (nearestHalf) at every half, at every midpoint and next to each.
-func TestHalfBits(t *testing.T) {
-	for b := 0; b < 0x7c00; b++ {
-		v := halfToFloat64(uint16(b))
-		next := halfToFloat64(uint16(b + 1))
-		for _, x := range []float64{v, (v + next) / 2, math.Nextafter((v+next)/2, 0), math.Nextafter((v+next)/2, 1e9)} {
-			if got, want := halfBits(x), nearestHalf(x); got != want && !(want == 0x7bff && got == 0x7c00) {
-				t.Fatalf("halfBits(%v) = %#x, nearest half %#x", x, got, want)
-			}
 		}
 	}
 }
