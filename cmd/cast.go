@@ -1,7 +1,7 @@
 package cmd
 
 import (
-	"strings"
+	"slices"
 
 	"github.com/urfave/cli/v2"
 
@@ -45,9 +45,7 @@ func castArgs(c *cli.Context) (spec string, to dtype.Dtype, rule string, err err
 	if to, err = npy.ParseDescr(c.String("dtype")); err != nil {
 		return "", to, "", usagef("--dtype: %v", err)
 	}
-	switch rule = c.String("casting"); rule {
-	case "no", "equiv", "safe", "same_kind", "unsafe":
-	default:
+	if rule = c.String("casting"); !slices.Contains(dtype.Castings, rule) {
 		return "", to, "", usagef("--casting %q is not no, equiv, safe, same_kind or unsafe", rule)
 	}
 	return spec, to, rule, nil
@@ -67,7 +65,7 @@ func runCast(c *cli.Context) error {
 		return err
 	}
 	defer in.Close()
-	if !canCast(in.Dtype, to, rule) {
+	if !dtype.CanCast(in.Dtype, to, rule) {
 		return usagef("cannot cast array data from dtype(%s) to dtype(%s) according to the rule %s",
 			pyStr(dtypeString(in.Dtype)), pyStr(dtypeString(to)), pyStr(rule))
 	}
@@ -75,57 +73,6 @@ func runCast(c *cli.Context) error {
 	return writeOutput(c, opt, to, in.view.Shape, false, viewPieces(in.view, to.Size, opt, func(dst []byte, p ops.View, o ops.Options) error {
 		return opt.eng.Cast(dst, to, p, in.Dtype, o)
 	}))
-}
-
-// canCast is numpy.can_cast(from, to, rule) for the numeric dtypes.
-func canCast(from, to dtype.Dtype, rule string) bool {
-	switch rule {
-	case "unsafe":
-		return true
-	case "no":
-		return from.Descr() == to.Descr()
-	case "equiv":
-		return from.Kind == to.Kind && from.Size == to.Size
-	case "same_kind":
-		return safeCast(from, to) || strings.IndexByte(kindRank, from.Kind) <= strings.IndexByte(kindRank, to.Kind)
-	}
-	return safeCast(from, to)
-}
-
-// kindRank orders the kinds as same_kind casting allows them to rise.
-const kindRank = "buifc"
-
-// safeCast is numpy.can_cast(from, to, 'safe'): every value of from is
-// exactly a value of to (NumPy counts int64 and uint64 to float64 as safe).
-func safeCast(from, to dtype.Dtype) bool {
-	switch {
-	case from.Kind == 'b':
-		return true
-	case from.Kind == to.Kind:
-		return to.Size >= from.Size
-	case to.Kind == 'b':
-		return false
-	}
-	switch from.Kind {
-	case 'u':
-		if to.Kind == 'i' {
-			return to.Size > from.Size
-		}
-		fallthrough
-	case 'i':
-		if to.Kind == 'u' {
-			return false
-		}
-		// The float that holds every value: twice the size, at most float64.
-		f := min(2*from.Size, 8)
-		if to.Kind == 'c' {
-			return to.Size >= max(2*f, 8)
-		}
-		return to.Kind == 'f' && to.Size >= f
-	case 'f':
-		return to.Kind == 'c' && to.Size >= max(2*from.Size, 8)
-	}
-	return false
 }
 
 // cast writes cast's --as-numpy script: astype with the rule.

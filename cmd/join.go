@@ -1,9 +1,7 @@
 package cmd
 
 import (
-	"encoding/binary"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 
@@ -272,115 +270,17 @@ func convertInto(b []byte, src ops.View, from, dt dtype.Dtype, eng engine, o ops
 }
 
 // joinType is the dtype numpy.concatenate gives the inputs of dtypes ds:
-// numpy.result_type of the arrays, with NumPy 1.24's value-based rule for
-// 0-d inputs (only --axis none joins them with others). When every 0-d
-// input's kind (bool, then integers, then floats and complex numbers) is at
-// most the highest kind among the others, each 0-d input counts as
-// numpy.min_scalar_type of its value, and the types are promoted pairwise,
-// an unsigned value that fits the signed type of its size promoting as
-// that signed type against a signed or float type: int8 and an int64 0-d
-// array holding 100 give int8, and holding 200, int16.
+// numpy.result_type of the arrays, a 0-d input (only --axis none joins
+// them with others) by its value, as NumPy 1.24 counts it.
 func joinType(ins []input, ds []dtype.Dtype) dtype.Dtype {
-	kind := func(d dtype.Dtype) int { return strings.IndexByte("buifc", d.Kind) }
-	order := func(k int) int { return []int{0, 1, 1, 2, 2}[k] }
-	arrays, scalars := -1, -1 // the highest kind order of each
+	operands := make([]dtype.Operand, len(ins))
 	for i, in := range ins {
+		operands[i].Dtype = ds[i]
 		if len(in.view.Shape) == 0 {
-			scalars = max(scalars, order(kind(ds[i])))
-		} else {
-			arrays = max(arrays, order(kind(ds[i])))
+			operands[i].Scalar = in.view.ElemAt(nil)
 		}
 	}
-	if scalars < 0 || arrays < 0 || scalars > arrays {
-		return resultType(ds)
-	}
-	var ret dtype.Dtype
-	retSmall := false
-	for i, in := range ins {
-		t, small := ds[i], false
-		if len(in.view.Shape) == 0 {
-			t, small = minScalarType(in.view, ds[i])
-		}
-		if i == 0 {
-			ret, retSmall = t, small
-			continue
-		}
-		a, b := t, ret
-		if small && b.Kind != 'b' && b.Kind != 'u' {
-			a.Kind = 'i'
-		} else if retSmall && a.Kind != 'b' && a.Kind != 'u' {
-			b.Kind = 'i'
-		}
-		ret, retSmall = resultType([]dtype.Dtype{a, b}), small && retSmall
-	}
-	return ret
-}
-
-// minScalarType is numpy.min_scalar_type of the element of the 0-d view v
-// of dtype d (NumPy 1.24, min_scalar_type_num): the smallest type of its
-// kind that holds the value (a non-negative integer, an unsigned type;
-// a float, by its range alone: NaN and ±inf need float16), and whether
-// it is an unsigned value that fits the signed type of that size.
-func minScalarType(v ops.View, d dtype.Dtype) (dtype.Dtype, bool) {
-	t := dtype.Dtype{Kind: d.Kind, Size: d.Size, Order: '<'}
-	var z [16]byte
-	switch d.Kind {
-	case 'u', 'i':
-		to := dtype.Dtype{Kind: d.Kind, Size: 8, Order: '<'}
-		if ops.Cast(z[:8], to, v, d, ops.Options{}) != nil {
-			return t, false
-		}
-		x := binary.LittleEndian.Uint64(z[:8])
-		if d.Kind == 'i' && int64(x) < 0 {
-			for _, size := range []int{1, 2, 4, 8} {
-				if int64(x) >= -1<<(8*size-1) {
-					return dtype.Dtype{Kind: 'i', Size: size, Order: '<'}, false
-				}
-			}
-		}
-		for _, size := range []int{1, 2, 4, 8} {
-			if size == 8 || x < 1<<(8*size) {
-				return dtype.Dtype{Kind: 'u', Size: size, Order: '<'}, x < 1<<(8*size-1)
-			}
-		}
-	case 'f', 'c':
-		to := dtype.Dtype{Kind: 'c', Size: 16, Order: '<'}
-		if d.Size == 2 || d.Kind == 'c' && d.Size == 8 || ops.Cast(z[:], to, v, d, ops.Options{}) != nil {
-			return t, false // float16 and complex64 have no smaller type
-		}
-		re := math.Float64frombits(binary.LittleEndian.Uint64(z[:8]))
-		im := math.Float64frombits(binary.LittleEndian.Uint64(z[8:]))
-		fits32 := func(x float64) bool { return x > -3.4e38 && x < 3.4e38 }
-		switch {
-		case d.Kind == 'c':
-			if fits32(re) && fits32(im) {
-				t.Size = 8
-			}
-		case re > -65000 && re < 65000 || math.IsNaN(re) || math.IsInf(re, 0):
-			t.Size = 2
-		case d.Size == 8 && fits32(re):
-			t.Size = 4
-		}
-	}
-	return t, false
-}
-
-// resultType is numpy.result_type of arrays of dtypes ds: the first of
-// the numeric dtypes, by kind (bool, unsigned, signed, float, complex) and
-// then size, to which every one casts safely (numpy.promote_types); native
-// byte order.
-func resultType(ds []dtype.Dtype) dtype.Dtype {
-	for _, descr := range []string{"b1", "u1", "u2", "u4", "u8", "i1", "i2", "i4", "i8", "f2", "f4", "f8", "c8", "c16"} {
-		cand, _ := dtype.Parse(descr)
-		all := true
-		for _, d := range ds {
-			all = all && safeCast(d, cand)
-		}
-		if all {
-			return cand
-		}
-	}
-	return dtype.Dtype{Kind: 'c', Size: 16, Order: '<'} // not reached: every dtype casts safely to complex128
+	return dtype.ResultType(operands...)
 }
 
 // join writes concat's and stack's scripts.
