@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"unicode/utf8"
 	"unsafe"
+
+	"strider/internal/dtype"
 )
 
 // A restricted pickle machine for the data.pkl of torch.save archives. It
@@ -226,8 +228,7 @@ func admittedGlobal(module, name string) bool {
 		if _, ok := torchStorageTypes[name]; ok {
 			return true
 		}
-		switch name {
-		case "complex32", "complex64", "complex128", "float16", "float32", "float64", "int8", "int16", "int32", "int64":
+		if f, ok := dtype.TorchFormat(name); ok && f.WeightsOnly {
 			return true
 		}
 		return torchTensorClass(name)
@@ -240,11 +241,13 @@ func admittedGlobal(module, name string) bool {
 	return false
 }
 
+// torchTensorClass reports whether name is a legacy tensor class
+// (torch.FloatTensor) that torch.load admits.
 func torchTensorClass(name string) bool {
-	switch name {
-	case "BFloat16Tensor", "BoolTensor", "ByteTensor", "CharTensor", "DoubleTensor", "FloatTensor",
-		"HalfTensor", "IntTensor", "LongTensor", "ShortTensor":
-		return true
+	for _, f := range dtype.Formats {
+		if f.Tensor != "" && f.Tensor == name {
+			return true
+		}
 	}
 	return false
 }

@@ -33,25 +33,20 @@ type safetensorsDtype struct {
 	name  string // PyTorch's name, for a dtype NumPy lacks
 }
 
-var safetensorsDtypes = map[string]safetensorsDtype{
-	"BOOL": {1, dtype.Dtype{Kind: 'b', Size: 1, Order: '|'}, nil, ""},
-	"U8":   {1, dtype.Dtype{Kind: 'u', Size: 1, Order: '|'}, nil, ""},
-	"I8":   {1, dtype.Dtype{Kind: 'i', Size: 1, Order: '|'}, nil, ""},
-	"I16":  {2, dtype.Dtype{Kind: 'i', Size: 2, Order: '<'}, nil, ""},
-	"U16":  {2, dtype.Dtype{Kind: 'u', Size: 2, Order: '<'}, nil, ""},
-	"I32":  {4, dtype.Dtype{Kind: 'i', Size: 4, Order: '<'}, nil, ""},
-	"U32":  {4, dtype.Dtype{Kind: 'u', Size: 4, Order: '<'}, nil, ""},
-	"I64":  {8, dtype.Dtype{Kind: 'i', Size: 8, Order: '<'}, nil, ""},
-	"U64":  {8, dtype.Dtype{Kind: 'u', Size: 8, Order: '<'}, nil, ""},
-	"F16":  {2, dtype.Dtype{Kind: 'f', Size: 2, Order: '<'}, nil, ""},
-	"F32":  {4, dtype.Dtype{Kind: 'f', Size: 4, Order: '<'}, nil, ""},
-	"F64":  {8, dtype.Dtype{Kind: 'f', Size: 8, Order: '<'}, nil, ""},
-	"C64":  {8, dtype.Dtype{Kind: 'c', Size: 8, Order: '<'}, nil, ""},
-	// No NumPy dtype: widened exactly to float32.
-	"BF16":    {2, dtype.Dtype{Kind: 'f', Size: 4, Order: '<'}, widenBF16, "bfloat16"},
-	"F8_E4M3": {1, dtype.Dtype{Kind: 'f', Size: 4, Order: '<'}, widenF8E4M3, "float8_e4m3fn"},
-	"F8_E5M2": {1, dtype.Dtype{Kind: 'f', Size: 4, Order: '<'}, widenF8E5M2, "float8_e5m2"},
-}
+// safetensorsDtypes are the dtype codes strider reads, from dtype.Formats.
+var safetensorsDtypes = func() map[string]safetensorsDtype {
+	m := make(map[string]safetensorsDtype)
+	for _, f := range dtype.Formats {
+		if r := readFormat(f); f.Safetensors != "" && r.size != 0 {
+			d := safetensorsDtype{r.size, r.dtype, r.widen, ""}
+			if !f.NumPy() {
+				d.name = f.Torch
+			}
+			m[f.Safetensors] = d
+		}
+	}
+	return m
+}()
 
 // parseSafetensors indexes a whole .safetensors file.
 func parseSafetensors(b []byte) (*TensorFile, error) {

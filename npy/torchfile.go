@@ -29,38 +29,41 @@ type torchDtype struct {
 	name  string // PyTorch's dtype name
 }
 
-// torchStorageTypes are the storage classes torch.load admits, by name.
-var torchStorageTypes = map[string]torchDtype{
-	"BoolStorage":          {1, dtype.Dtype{Kind: 'b', Size: 1, Order: '|'}, nil, "bool"},
-	"ByteStorage":          {1, dtype.Dtype{Kind: 'u', Size: 1, Order: '|'}, nil, "uint8"},
-	"CharStorage":          {1, dtype.Dtype{Kind: 'i', Size: 1, Order: '|'}, nil, "int8"},
-	"ShortStorage":         {2, dtype.Dtype{Kind: 'i', Size: 2, Order: '<'}, nil, "int16"},
-	"IntStorage":           {4, dtype.Dtype{Kind: 'i', Size: 4, Order: '<'}, nil, "int32"},
-	"LongStorage":          {8, dtype.Dtype{Kind: 'i', Size: 8, Order: '<'}, nil, "int64"},
-	"UInt16Storage":        {2, dtype.Dtype{Kind: 'u', Size: 2, Order: '<'}, nil, "uint16"},
-	"UInt32Storage":        {4, dtype.Dtype{Kind: 'u', Size: 4, Order: '<'}, nil, "uint32"},
-	"UInt64Storage":        {8, dtype.Dtype{Kind: 'u', Size: 8, Order: '<'}, nil, "uint64"},
-	"HalfStorage":          {2, dtype.Dtype{Kind: 'f', Size: 2, Order: '<'}, nil, "float16"},
-	"FloatStorage":         {4, dtype.Dtype{Kind: 'f', Size: 4, Order: '<'}, nil, "float32"},
-	"DoubleStorage":        {8, dtype.Dtype{Kind: 'f', Size: 8, Order: '<'}, nil, "float64"},
-	"ComplexFloatStorage":  {8, dtype.Dtype{Kind: 'c', Size: 8, Order: '<'}, nil, "complex64"},
-	"ComplexDoubleStorage": {16, dtype.Dtype{Kind: 'c', Size: 16, Order: '<'}, nil, "complex128"},
-	"BFloat16Storage":      {2, dtype.Dtype{Kind: 'f', Size: 4, Order: '<'}, widenBF16, "bfloat16"},
-	"Float8_e4m3fnStorage": {1, dtype.Dtype{Kind: 'f', Size: 4, Order: '<'}, widenF8E4M3, "float8_e4m3fn"},
-	"Float8_e5m2Storage":   {1, dtype.Dtype{Kind: 'f', Size: 4, Order: '<'}, widenF8E5M2, "float8_e5m2"},
-	// Admitted by torch.load, refused here by name.
-	"ComplexHalfStorage":      {name: "complex32"},
-	"QInt8Storage":            {name: "qint8"},
-	"QUInt8Storage":           {name: "quint8"},
-	"QInt32Storage":           {name: "qint32"},
-	"QUInt4x2Storage":         {name: "quint4x2"},
-	"QUInt2x4Storage":         {name: "quint2x4"},
-	"Float8_e4m3fnuzStorage":  {name: "float8_e4m3fnuz"},
-	"Float8_e5m2fnuzStorage":  {name: "float8_e5m2fnuz"},
-	"Float8_e8m0fnuStorage":   {name: "float8_e8m0fnu"},
-	"UntypedStorage":          {name: "untyped storage"},
-	"TypedStorage":            {name: "typed storage"},
-	"Float4_e2m1fn_x2Storage": {name: "float4_e2m1fn_x2"},
+// torchStorageTypes are the storage classes torch.load admits, by name:
+// those of dtype.Formats, and the untyped and typed storages, which have
+// no element type and are refused by name.
+var torchStorageTypes = func() map[string]torchDtype {
+	m := map[string]torchDtype{
+		"UntypedStorage": {name: "untyped storage"},
+		"TypedStorage":   {name: "typed storage"},
+	}
+	for _, f := range dtype.Formats {
+		if f.Storage != "" {
+			m[f.Storage] = readFormat(f)
+		}
+	}
+	return m
+}()
+
+// readFormat is how strider reads elements of format f: as its NumPy
+// dtype, or widened exactly to float32 by the function widenings has for
+// it; a size of 0 where strider does not read them.
+func readFormat(f dtype.Format) torchDtype {
+	switch {
+	case f.NumPy():
+		return torchDtype{f.Size, f.Dtype, nil, f.Torch}
+	case widenings[f.Torch] != nil:
+		return torchDtype{f.Size, dtype.Dtype{Kind: 'f', Size: 4, Order: '<'}, widenings[f.Torch], f.Torch}
+	}
+	return torchDtype{name: f.Torch}
+}
+
+// widenings convert the element types NumPy lacks that strider reads, by
+// PyTorch's name, to float32.
+var widenings = map[string]func(dst, src []byte){
+	"bfloat16":      widenBF16,
+	"float8_e4m3fn": widenF8E4M3,
+	"float8_e5m2":   widenF8E5M2,
 }
 
 // torchStorage is a storage a persistent id names.

@@ -27,6 +27,30 @@
 // sign-extend signed integers with a shift, so no code elsewhere needs a
 // function per dtype.
 //
+// # Type rules
+//
+// CanCast, PromoteTypes, ResultType and MinScalarType are numpy.can_cast,
+// numpy.promote_types, numpy.result_type (NumPy 1.24's value-based casting
+// of 0-d arrays included) and numpy.min_scalar_type for the numeric
+// dtypes; KindRank orders the kinds as same_kind casting lets them rise.
+// Their tests read tables of NumPy's own answers in testdata/, which
+// scripts/gen_dtype_tables.py writes (TestGeneratedTables reruns it).
+//
+// # Half floats
+//
+// Float64ToHalf (npy_doublebits_to_halfbits: nearest, ties to even, NaN
+// payloads kept), HalfToFloat64 and RoundHalf are strider's only float16
+// conversions: the CPU cast, stats, from-text and the printers call them.
+// The one other is cuda's emulation of kernels/convert.cuh, which follows
+// the CUDA code line by line so that the kernel is tested without a GPU.
+//
+// # Formats
+//
+// Formats is the one table of element types by the names NumPy, PyTorch
+// (torch.float32, BFloat16Storage, HalfTensor) and safetensors (F32) give
+// them, for the types NumPy has and those it lacks; package npy reads its
+// safetensors and torch.save tables from it.
+//
 // The package imports nothing of strider's: npy, ops, cmd and cuda all
 // import it, and it must stay a leaf.
 package dtype
