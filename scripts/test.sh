@@ -127,6 +127,40 @@ for target in darwin/arm64 windows/amd64; do
   GOOS=${target%/*} GOARCH=${target#*/} go vet ./...
 done
 
+step "emulated runs: go test and a smoke set for linux/arm64 under qemu-user, windows/amd64 under Wine"
+# scripts/cross-test.sh; docs/platforms.md says what runs, what is skipped
+# and why, and what emulation cannot prove. STRIDER_CROSS=auto (the default;
+# require when $CI is set): install what is missing when root or sudo can,
+# else print SKIPPED; require: fail instead; skip: print SKIPPED.
+cross=${STRIDER_CROSS:-$(case "${CI:-}" in "" | false) echo auto ;; *) echo require ;; esac)}
+cross_missing=$(scripts/cross-test.sh --missing)
+if [ "$cross" != skip ] && [ -n "$cross_missing" ]; then
+  sudo=none
+  if [ "$(id -u)" -eq 0 ]; then sudo=""; elif sudo -n true 2>/dev/null; then sudo=sudo; fi
+  if [ "$sudo" != none ]; then
+    echo "installing $cross_missing with apt-get (no recommends; about 1.3 GiB installed): this step"
+    echo "runs the arm64 tests under qemu-user and the windows tests under Wine, with a DLL MinGW builds"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $cross_missing >/dev/null
+    cross_missing=$(scripts/cross-test.sh --missing)
+  fi
+fi
+case "$cross" in
+  skip) echo "SKIPPED: emulated runs (STRIDER_CROSS=skip)" ;;
+  auto | require)
+    if [ -z "$cross_missing" ]; then
+      scripts/cross-test.sh
+    elif [ "$cross" = require ]; then
+      echo "the emulated runs need $cross_missing; installing needs root or sudo" >&2
+      exit 1
+    else
+      echo "SKIPPED: emulated runs: $cross_missing not installed and no root or sudo to install them"
+      echo "(CI installs them: STRIDER_CROSS=require, or CI set; STRIDER_CROSS=skip skips without this note)"
+    fi
+    ;;
+  *) echo "STRIDER_CROSS=$cross: expected auto, require or skip" >&2; exit 2 ;;
+esac
+
 step "fixtures are what gen_testdata.py writes"
 "$PYTHON" scripts/gen_testdata.py --check
 "$PYTHON" scripts/gen_torch_testdata.py --check
