@@ -114,6 +114,15 @@ def min_scalar_type():
     return lines
 
 
+def add_random(out, rng, width, mant, exps):
+    """Adds random floats of width bits: 1000 with exponents in range(*exps) (around the
+    float16 range), 300 of any bits."""
+    for _ in range(1000):
+        out.add(rng.getrandbits(1) << width - 1 | rng.randrange(*exps) << mant | rng.getrandbits(mant))
+    for _ in range(300):
+        out.add(rng.getrandbits(width))
+
+
 def halves_f64(rng):
     """float64 bit patterns at every place float16 rounding can go wrong."""
     out = set()
@@ -153,10 +162,7 @@ def halves_f64(rng):
     for u in list(out):
         if u >> 52 & 0x7FF == 0x7FF:
             out.add(u | 1 << 63)
-    for _ in range(1000):
-        out.add(rng.getrandbits(1) << 63 | rng.randrange(990, 1041) << 52 | rng.getrandbits(52))
-    for _ in range(300):
-        out.add(rng.getrandbits(64))
+    add_random(out, rng, 64, 52, (990, 1041))
     return sorted(out)
 
 
@@ -175,10 +181,7 @@ def halves_f32(rng):
             0x32FFFFFF, 0x477FEFFF, 0x477FF000, 0x477FFFFF, 0x47800000, 0x7F7FFFFF, 0x00000001}
     for u in list(out):
         out.add(u | 1 << 31)
-    for _ in range(1000):
-        out.add(rng.getrandbits(1) << 31 | rng.randrange(100, 145) << 23 | rng.getrandbits(23))
-    for _ in range(300):
-        out.add(rng.getrandbits(32))
+    add_random(out, rng, 32, 23, (100, 145))
     return sorted(out)
 
 
