@@ -21,10 +21,6 @@ func (o Options) ThreadCount() int { return o.threads() }
 // is raised again on the calling goroutine.
 func Parallel(items, threads int, work func(lo, hi int)) { parallel(items, threads, work) }
 
-// Float64ToHalfBits rounds x to the nearest float16 (ties to even) and
-// returns its bits, as a cast to float16 does.
-func Float64ToHalfBits(x float64) uint16 { return float64ToHalfBits(x) }
-
 // FloatToInt is Cast's conversion of x to the integer dtype to, NumPy's
 // on x86-64 (see Cast), as the low to.Size bytes of its bits.
 func FloatToInt(x float64, to dtype.Dtype) uint64 {

@@ -30,7 +30,7 @@
 // parsePyFloat takes strconv's answer only where strconv's grammar is
 // Python's (floatSyntax, TestParsePyFloatGrammar). A float
 // parsed into an integer dtype is cast as ops casts (ops.FloatToInt), a
-// float16 rounded as ops rounds (ops.Float64ToHalfBits).
+// float16 rounded by the one rounding, dtype.Float64ToHalf.
 //
 // # Views and threads
 //

@@ -5,7 +5,6 @@ import (
 
 	"strider/internal/dtype"
 	"strider/internal/npprint"
-	"strider/ops"
 )
 
 // FormatElem writes one element as NumPy's repr of the scalar does:
@@ -37,7 +36,7 @@ func FormatFloatRepr(v float64, bitSize int) string {
 func floatBits(v float64, bitSize int) npprint.Float {
 	switch bitSize {
 	case 16:
-		return npprint.Float{Bits: uint64(ops.Float64ToHalfBits(v)), Size: 2}
+		return npprint.Float{Bits: uint64(dtype.Float64ToHalf(v)), Size: 2}
 	case 32:
 		return npprint.Float{Bits: uint64(math.Float32bits(float32(v))), Size: 4}
 	}
