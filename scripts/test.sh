@@ -138,7 +138,7 @@ if [ "$cross" != skip ] && [ -n "$cross_missing" ]; then
   sudo=none
   if [ "$(id -u)" -eq 0 ]; then sudo=""; elif sudo -n true 2>/dev/null; then sudo=sudo; fi
   if [ "$sudo" != none ]; then
-    echo "installing $cross_missing with apt-get (no recommends; about 1.3 GiB installed): this step"
+    echo "installing $cross_missing with apt-get (no recommends; all three: 1.3 GiB): this step"
     echo "runs the arm64 tests under qemu-user and the windows tests under Wine, with a DLL MinGW builds"
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $cross_missing >/dev/null
