@@ -202,6 +202,10 @@ func writeSparse(c *cli.Context, spec string, opt settings, view func(ops.View) 
 			return err
 		}
 		defer mapped.Close()
+		// The read-at file is done with: close it now, so that an output
+		// that replaces the input can be renamed over it on Windows, where
+		// an open file cannot be replaced.
+		in.Close()
 		if v, err = view(mapped.view); err != nil {
 			return err
 		}

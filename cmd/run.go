@@ -123,7 +123,7 @@ func Run(app *cli.App, argv []string, stderr io.Writer) (code int) {
 		if errors.Is(err, errReported) {
 			return exitError // each error is on its own line already
 		}
-		if errors.Is(err, syscall.EPIPE) {
+		if brokenPipe(err) {
 			// The reader went away (strider ... | head -c 10): remove the
 			// temporary outputs, then end as other tools do, by SIGPIPE,
 			// silently.

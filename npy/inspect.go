@@ -72,7 +72,7 @@ func Inspect(spec string, stdin io.Reader) ([]Description, error) {
 		}
 		return inspectStream(stdin, "", false)
 	}
-	path, member, hasMember := splitSpec(spec)
+	path, member, hasMember := SplitSpec(spec)
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, openError(err)

@@ -128,7 +128,7 @@ func open(spec string, stdin io.Reader, access Access, headerOnly bool) (*Array,
 		}
 		return openStream(stdin, "", false, headerOnly)
 	}
-	path, member, hasMember := splitSpec(spec)
+	path, member, hasMember := SplitSpec(spec)
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, openError(err)
@@ -152,24 +152,6 @@ func open(spec string, stdin io.Reader, access Access, headerOnly bool) (*Array,
 	}
 	a, err = openFile(f, fi.Size(), member, hasMember, access, headerOnly)
 	return a, err
-}
-
-// splitSpec splits "file.npz:name" into the archive path and member name.
-// A spec that names an existing file is a path even when it contains ':';
-// otherwise the last ':' whose prefix exists splits it.
-func splitSpec(spec string) (path, member string, hasMember bool) {
-	if _, err := os.Stat(spec); err == nil {
-		return spec, "", false
-	}
-	for i := len(spec) - 1; i > 0; i-- {
-		if spec[i] != ':' {
-			continue
-		}
-		if _, err := os.Stat(spec[:i]); err == nil {
-			return spec[:i], spec[i+1:], true
-		}
-	}
-	return spec, "", false
 }
 
 // openError drops the *fs.PathError wrapper, whose path the caller already

@@ -564,9 +564,9 @@ const tempPrefix = ".strider-"
 // long for the file system (a target name of 232 bytes or more), so the
 // temporary name fits wherever the target's does.
 func createTemp(dir, base string) (*os.File, error) {
-	f, err := os.CreateTemp(dir, "."+base+tempPrefix+"*.tmp")
+	f, err := createTempFile(dir, "."+base+tempPrefix+"*.tmp")
 	if errors.Is(err, syscall.ENAMETOOLONG) {
-		f, err = os.CreateTemp(dir, tempPrefix+"*.tmp")
+		f, err = createTempFile(dir, tempPrefix+"*.tmp")
 	}
 	return f, err
 }
@@ -771,7 +771,7 @@ func (o *Output) rename() error {
 		o.done = true
 		return fmt.Errorf("cannot write %s: the output was cancelled", o.path)
 	}
-	if err := os.Rename(o.tmp, o.target); err != nil {
+	if err := replaceFile(o.tmp, o.target, 2*time.Second); err != nil {
 		os.Remove(o.tmp)
 		delete(temps.m, o)
 		o.done = true

@@ -347,7 +347,7 @@ func (t *Tensor) data(b []byte) (data []byte, onMapping bool, err error) {
 // ("file", or "file:name" for one tensor only); ok is false when the file
 // is neither (a .npy or .npz file, standard input, a pipe).
 func ListTensors(spec string) (tf *TensorFile, ok bool, err error) {
-	path, member, hasMember := splitSpec(spec)
+	path, member, hasMember := SplitSpec(spec)
 	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
 		return nil, false, nil // a pipe is read once, by Open: never opened here
 	}
