@@ -78,9 +78,14 @@ if ! "$PYTHON" -c 'import numpy, torch' 2>/dev/null; then
   "$PYTHON" -c 'import numpy' 2>/dev/null || missing+=(python3-numpy)
   "$PYTHON" -c 'import torch' 2>/dev/null || missing+=(python3-torch)
 fi
+# zsh and fish: the completion tests check the syntax of the scripts strider
+# prints for them (and skip without them, which CI must not).
+command -v zsh >/dev/null || missing+=(zsh)
+command -v fish >/dev/null || missing+=(fish)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing ${missing[*]} with apt-get: the parity suite and the fixture check compare"
-  echo "strider with NumPy and PyTorch ($PYTHON cannot import them; python3-torch is about 1 GiB)"
+  echo "strider with NumPy and PyTorch (when $PYTHON cannot import them; python3-torch is about"
+  echo "1 GiB), and the completion tests check the zsh and fish scripts' syntax"
   sudo=""
   if [ "$(id -u)" -ne 0 ]; then
     command -v sudo >/dev/null || { echo "that needs root or sudo; or set PYTHON to an interpreter that has them" >&2; exit 1; }
@@ -118,9 +123,11 @@ go vet ./...
 step "cross-compile: build for linux, darwin, windows on amd64 and arm64; vet one of each OS"
 # Build tags here differ by OS only, so vetting (which also compiles the
 # tests) one architecture per OS covers every file; building covers all six.
+# Built as the release builds them (CGO_ENABLED=0, -trimpath), so that the
+# release step later only links, from this step's compiled packages.
 for target in linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64; do
   echo "-- $target"
-  GOOS=${target%/*} GOARCH=${target#*/} go build -o /dev/null .
+  CGO_ENABLED=0 GOOS=${target%/*} GOARCH=${target#*/} go build -trimpath -o /dev/null .
 done
 for target in darwin/arm64 windows/amd64; do
   echo "-- vet $target"
@@ -164,6 +171,7 @@ esac
 step "fixtures are what gen_testdata.py writes"
 "$PYTHON" scripts/gen_testdata.py --check
 "$PYTHON" scripts/gen_torch_testdata.py --check
+"$PYTHON" scripts/gen_dtype_tables.py --check
 
 step "go test, and go test -race ./ops beside it (which tests skipped: mounting a tmpfs needs root)"
 # The two runs together keep both cores busy where each alone would leave one
