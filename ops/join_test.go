@@ -6,7 +6,10 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
+
+	"strider/internal/dtype"
 )
 
 // TestConcatSlabs: copying inputs into the slabs of a C-contiguous output
@@ -153,5 +156,121 @@ func TestStackToMatchesNaive(t *testing.T) {
 	src := Contiguous(4, []int{2}, make([]byte, 8))
 	if err := StackTo(out, []View{src, src}, 1, Options{}); err == nil || !strings.Contains(err.Error(), "cannot stack 2 arrays along axis 1 of shape (2, 3)") {
 		t.Errorf("two sources for three entries: %v", err)
+	}
+}
+
+// TestJoinFillAndPieces joins random inputs, some strided, some of another
+// dtype, by concatenation (along an axis or flat) and stacking, and checks
+// that Fill and Pieces, for buffers of every size up to the output's, give
+// the naive result (each input cast to C order, then copied by the
+// odometer into its slab or entry), and that Done reaches the output's
+// size.
+func TestJoinFillAndPieces(t *testing.T) {
+	t.Parallel()
+	i4, _ := dtype.Parse("<i4")
+	i2, _ := dtype.Parse("<i2")
+	r := rand.New(rand.NewPCG(25, 26))
+	for trial := 0; trial < 300; trial++ {
+		stack, flat := r.IntN(2) == 0, false
+		if !stack {
+			flat = r.IntN(4) == 0
+		}
+		base := make([]int, r.IntN(3)+1)
+		for k := range base {
+			base[k] = r.IntN(4)
+		}
+		k := 1 + r.IntN(3)
+		concatAxis := r.IntN(len(base))
+		ins := make([]JoinInput, k)
+		shapes := make([][]int, k)
+		for i := range ins {
+			shape := slices.Clone(base)
+			if !stack {
+				shape[concatAxis] = r.IntN(4)
+			}
+			d := []dtype.Dtype{i4, i2}[r.IntN(2)]
+			data := make([]byte, (Count(shape)+2)*d.Size)
+			for b := range data {
+				data[b] = byte(r.Uint32())
+			}
+			v := Contiguous(d.Size, shape, data)
+			v.Offset = r.IntN(2)
+			if r.IntN(3) == 0 {
+				v = reverseAxis(v, r.IntN(len(shape)))
+			}
+			ins[i] = JoinInput{View: v, Dtype: d, Name: fmt.Sprintf("in%d", i)}
+			shapes[i] = shape
+			if flat {
+				shapes[i] = []int{v.Count()}
+			}
+		}
+		var shape []int
+		var axis int
+		var err error
+		if stack {
+			shape, axis, err = StackShape(shapes, r.IntN(len(base)+1))
+		} else if flat {
+			shape, axis, err = ConcatShape(shapes, 0)
+		} else {
+			shape, axis, err = ConcatShape(shapes, concatAxis)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		j := &Join{Inputs: ins, Shape: shape, Axis: axis, Stack: stack, Flat: flat, Dtype: i4}
+		name := fmt.Sprintf("stack=%v/flat=%v/%d inputs/%v along %d", stack, flat, k, shape, axis)
+
+		want := Contiguous(4, shape, make([]byte, Count(shape)*4))
+		at := 0
+		for i, in := range ins {
+			c := make([]byte, in.View.Count()*4)
+			if err := Cast(c, i4, in.View, in.Dtype, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			src := Contiguous(4, in.View.Shape, c)
+			var dst View
+			switch {
+			case stack:
+				dst = want.Select(axis, i)
+			case flat:
+				src = Contiguous(4, []int{len(c) / 4}, c)
+				dst = want.Slab(0, at, src.Shape[0])
+			default:
+				dst = want.Slab(axis, at, src.Shape[axis])
+			}
+			if err := CopyToNaive(dst, src); err != nil {
+				t.Fatal(err)
+			}
+			if !stack {
+				at += dst.Shape[axis]
+			}
+		}
+
+		var done atomic.Int64
+		got := make([]byte, len(want.Data))
+		if err := j.Fill(got, Options{Done: &done, tune: eagerTuning()}); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !bytes.Equal(got, want.Data) || done.Load() != int64(len(got)) {
+			t.Fatalf("%s: Fill differs from the naive copies (done %d of %d)", name, done.Load(), len(got))
+		}
+		for size := 4; size <= max(len(got), 4); size += 4 {
+			done.Store(0)
+			var pieces []byte
+			buf := make([]byte, size)
+			err := j.Pieces(buf, Options{Done: &done, Threads: 2}, func(p []byte) ([]byte, error) {
+				if len(p) > size && len(p) > j.Part() {
+					t.Fatalf("%s: a piece of %d bytes from a buffer of %d", name, len(p), size)
+				}
+				pieces = append(pieces, p...)
+				return buf, nil
+			})
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if !bytes.Equal(pieces, want.Data) || done.Load() != int64(len(got)) {
+				t.Fatalf("%s: the pieces from a buffer of %d differ from the naive copies (done %d of %d)", name, size, done.Load(), len(got))
+			}
+		}
 	}
 }
