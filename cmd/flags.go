@@ -276,27 +276,7 @@ func viewPieces(v ops.View, size int, opt settings, copyPiece func(dst []byte, p
 func (r *result) inParts(n, size int, fill func(dst []byte, lo, hi int, o ops.Options) error) {
 	r.part = size
 	r.pieces = func(buf []byte, o ops.Options, emit emitter) error {
-		if n == 0 || size == 0 {
-			return nil // an empty result: the header alone
-		}
-		step := max(len(buf)/size, 1)
-		for lo := 0; lo < n; lo += step {
-			hi := min(lo+step, n)
-			var b []byte
-			if need := (hi - lo) * size; need <= len(buf) {
-				b = buf[:need]
-			} else {
-				b = make([]byte, need) // one part larger than a piece
-			}
-			if err := fill(b, lo, hi, o); err != nil {
-				return err
-			}
-			var err error
-			if buf, err = emit(b); err != nil {
-				return err
-			}
-		}
-		return nil
+		return ops.PartPieces(n, size, buf, o, fill, emit)
 	}
 }
 

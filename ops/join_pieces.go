@@ -67,9 +67,17 @@ func (j *Join) Pieces(buf []byte, opt Options, emit func(piece []byte) (next []b
 	if j.Axis == 0 {
 		return j.inputPieces(buf, opt, emit)
 	}
-	n, size := j.Shape[0], j.Part()
+	return PartPieces(j.Shape[0], j.Part(), buf, opt, j.rows, emit)
+}
+
+// PartPieces writes a result of n parts of size bytes each, in C order,
+// piece by piece: fill computes parts lo..hi-1 into dst, as many whole
+// parts per piece as buf holds (at least one: a part larger than buf gets
+// a buffer of its own), and emit takes each piece and returns the buffer
+// to fill next. An empty result emits nothing.
+func PartPieces(n, size int, buf []byte, opt Options, fill func(dst []byte, lo, hi int, o Options) error, emit func(piece []byte) (next []byte, err error)) error {
 	if n == 0 || size == 0 {
-		return nil // an empty output: the header alone
+		return nil
 	}
 	step := max(len(buf)/size, 1)
 	for lo := 0; lo < n; lo += step {
@@ -78,9 +86,9 @@ func (j *Join) Pieces(buf []byte, opt Options, emit func(piece []byte) (next []b
 		if need := (hi - lo) * size; need <= len(buf) {
 			b = buf[:need]
 		} else {
-			b = make([]byte, need) // one row larger than a piece
+			b = make([]byte, need)
 		}
-		if err := j.rows(b, lo, hi, opt); err != nil {
+		if err := fill(b, lo, hi, opt); err != nil {
 			return err
 		}
 		var err error
