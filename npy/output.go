@@ -195,8 +195,12 @@ func createBytes(path string, stdout io.Writer, header []byte, nbytes int64, pie
 		o.prev = fi
 	}
 	target, err := followLinks(file)
-	if err == nil && old != nil {
-		// The file opened must be the one the rename will replace.
+	if err == nil && old != nil && member == "" {
+		// The file opened must be the one the rename will replace. An
+		// archive a member goes into may be replaced meanwhile by another
+		// writer of a member (parallel jobs writing one archive): that one
+		// is looked at again under the lock (lockTarget), so it is not
+		// checked here.
 		if tfi, serr := os.Stat(target); serr != nil || !os.SameFile(o.prev, tfi) {
 			err = errors.New("cannot tell which file it names, to replace it")
 		}
