@@ -175,17 +175,7 @@ func Run(app *cli.App, argv []string, stderr io.Writer) (code int) {
 	if err := checkArgs(app, argv); err != nil {
 		return report(err)
 	}
-	stdinUsed.Store(false)
-	err := app.Run(reorder(app, argv))
-	if err == nil {
-		// Only after a success: a refused input may be endless (`yes |
-		// strider info -`), and the writer of a refused one has no use
-		// for finishing.
-		drainStdin(appStdin(app))
-	} else {
-		stdinUsed.Store(false)
-	}
-	if err != nil {
+	if err := runThenDrain(app, argv); err != nil {
 		if errors.Is(err, errScriptPrinted) {
 			return exitOK
 		}
@@ -197,6 +187,20 @@ func Run(app *cli.App, argv []string, stderr io.Writer) (code int) {
 		return report(err)
 	}
 	return exitOK
+}
+
+// runThenDrain runs the command, then drains standard input when the
+// command read from it, only after a success: a refused input may be
+// endless (`yes | strider info -`), and the writer of a refused one has
+// no use for finishing.
+func runThenDrain(app *cli.App, argv []string) error {
+	stdinUsed.Store(false)
+	err := app.Run(reorder(app, argv))
+	if err == nil {
+		drainStdin(appStdin(app))
+	}
+	stdinUsed.Store(false)
+	return err
 }
 
 // maxMessage bounds an error line: a message that quotes a long argument

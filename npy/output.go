@@ -194,17 +194,7 @@ func createBytes(path string, stdout io.Writer, header []byte, nbytes int64, pie
 		}
 		o.prev = fi
 	}
-	target, err := followLinks(file)
-	if err == nil && old != nil && member == "" {
-		// The file opened must be the one the rename will replace. An
-		// archive a member goes into may be replaced meanwhile by another
-		// writer of a member (parallel jobs writing one archive): that one
-		// is looked at again under the lock (lockTarget), so it is not
-		// checked here.
-		if tfi, serr := os.Stat(target); serr != nil || !os.SameFile(o.prev, tfi) {
-			err = errors.New("cannot tell which file it names, to replace it")
-		}
-	}
+	target, err := o.resolveTarget(file, old != nil)
 	if old != nil {
 		old.Close()
 	}
@@ -229,6 +219,21 @@ func createBytes(path string, stdout io.Writer, header []byte, nbytes int64, pie
 		return nil, err
 	}
 	return o, nil
+}
+
+// resolveTarget follows links from file to the file the rename will
+// replace. For a plain output the file opened (o.prev) must be that one.
+// An archive a member goes into may be replaced meanwhile by another writer
+// of a member (parallel jobs writing one archive): it is looked at again
+// under the lock (lockTarget), so it is not checked here.
+func (o *Output) resolveTarget(file string, opened bool) (string, error) {
+	target, err := followLinks(file)
+	if err == nil && opened && o.member == "" {
+		if tfi, serr := os.Stat(target); serr != nil || !os.SameFile(o.prev, tfi) {
+			err = errors.New("cannot tell which file it names, to replace it")
+		}
+	}
+	return target, err
 }
 
 // outputFile returns the file to write for path and, for "file.npz:NAME",
