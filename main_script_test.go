@@ -118,3 +118,43 @@ func TestAsNumpyRefusals(t *testing.T) {
 		})
 	}
 }
+
+// TestAsNumpyArchiveMember: the script printed for -o FILE.npz:NAME writes
+// or replaces that member and keeps the others, as strider does (it once
+// saved a .npy file literally named "FILE.npz:NAME").
+func TestAsNumpyArchiveMember(t *testing.T) {
+	dir := t.TempDir()
+	ex, err := filepath.Abs("testdata/example_f4_2x3x4_c.npy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"transpose", ex, "-o", "@.npz:t"},
+		{"cast", "--dtype", "f8", ex, "-o", "@.npz:c"},
+		{"transpose", "--axes", "1,0,2", ex, "-o", "@.npz:t"},
+	} {
+		for _, side := range []string{"res", "ref"} {
+			a := append([]string{}, args...)
+			a[len(a)-1] = filepath.Join(dir, side+a[len(a)-1][1:])
+			if side == "res" {
+				if r := run(t, nil, a...); r.code != 0 {
+					t.Fatalf("%v: exit %d: %s", a, r.code, r.stderr)
+				}
+				continue
+			}
+			r := run(t, nil, append(a, "--as-numpy")...)
+			if r.code != 0 {
+				t.Fatalf("%v --as-numpy: exit %d: %s", a, r.code, r.stderr)
+			}
+			py := limitedCommand(t, caseDataLimit, "/usr/bin/python3", "-")
+			py.Stdin = bytes.NewReader(r.stdout)
+			if out, err := py.CombinedOutput(); err != nil {
+				t.Fatalf("the script of %v: %v\n%s", a, err, out)
+			}
+		}
+	}
+	r := run(t, nil, "compare", "--exact", filepath.Join(dir, "res.npz"), filepath.Join(dir, "ref.npz"))
+	if r.code != 0 || !bytes.Contains(r.stdout, []byte("2 members: 2 equal")) {
+		t.Fatalf("strider's archive and the script's differ: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}

@@ -266,8 +266,30 @@ func (s *script) target(out string) string {
 }
 
 func (s *script) saveTo(out, r string) {
+	if archive, member, ok := npy.MemberOutput(out); ok {
+		s.define(saveMemberDef)
+		s.add("save_member(%s, %s, np.ascontiguousarray(%s) if %s.ndim else %s)  # C order; a 0-d result stays 0-d", pyStr(archive), pyStr(member), r, r, r)
+		return
+	}
 	s.add("np.save(%s, np.ascontiguousarray(%s) if %s.ndim else %s)  # C order; a 0-d result stays 0-d", s.target(out), r, r, r)
 }
+
+// saveMemberDef writes or replaces one member of an archive as -o
+// FILE.npz:NAME does: the archive's other members kept, in their order,
+// and the whole written as np.savez writes it (numpy/lib/npyio.py's
+// _savez: stored, zip64, FILE.npy entries).
+const saveMemberDef = `def save_member(path, name, a):
+    import os, zipfile
+    from numpy.lib import format as npformat
+    members = {}
+    if os.path.exists(path):
+        with np.load(path) as z:
+            members = {k: z[k] for k in z.files}
+    members[name] = a
+    with zipfile.ZipFile(path, mode='w', compression=zipfile.ZIP_STORED, allowZip64=True) as zf:
+        for k, v in members.items():
+            with zf.open(k + '.npy', 'w', force_zip64=True) as f:
+                npformat.write_array(f, np.asanyarray(v), allow_pickle=False)`
 
 // pyInts is a Python tuple of ints.
 func pyInts(v []int) string { return pylit.ShapeString(v) }

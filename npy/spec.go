@@ -112,6 +112,11 @@ func TensorFormat(path string) string {
 // "b.npz:c" of a.npz or member "c" of a.npz:b.npz), and SplitSpec reads
 // back, from the same "file.npz:NAME", the member the output wrote.
 
+// MemberOutput splits an output path "file.npz:NAME" into the archive and
+// the member name, as the output writer does; ok is false when no ':'
+// follows ".npz".
+func MemberOutput(path string) (archive, member string, ok bool) { return splitMemberOutput(path) }
+
 // splitMemberOutput splits an output path "file.npz:NAME" into the archive
 // and the member name; ok is false when no ':' follows ".npz".
 func splitMemberOutput(path string) (archive, member string, ok bool) {
