@@ -19,9 +19,11 @@ NumPy numeric dtype by any of its names, in either byte order ('>f4' is
 big-endian float32). --casting refuses conversions NumPy's rule refuses: no
 (the same dtype), equiv (byte order may change), safe (no value can change),
 same_kind (safe, or within a kind: float64 to float32, int64 to int8) or unsafe
-(anything; the default, as astype). Floats to integers truncate toward zero;
-NaN, infinities and out-of-range values give what NumPy's element-by-element
-loop gives on x86-64 (NumPy calls it undefined: see docs/behaviour.md).
+(anything; the default, as astype). A 0-d array is judged by its value, as
+NumPy 1.24 judges it: an int64 5 casts to int16 under safe. Floats to
+integers truncate toward zero; NaN, infinities and out-of-range values give
+what NumPy's element-by-element loop gives on x86-64 (NumPy calls it
+undefined: see docs/behaviour.md).
 Complex to real keeps the real part.
 
 Examples:
@@ -65,7 +67,7 @@ func runCast(c *cli.Context) error {
 		return err
 	}
 	defer in.Close()
-	if !dtype.CanCast(in.Dtype, to, rule) {
+	if !canCastInput(in, to, rule) {
 		return usagef("cannot cast array data from dtype(%s) to dtype(%s) according to the rule %s",
 			pyStr(dtypeString(in.Dtype)), pyStr(dtypeString(to)), pyStr(rule))
 	}
@@ -73,6 +75,16 @@ func runCast(c *cli.Context) error {
 	return writeOutput(c, opt, to, in.view.Shape, false, viewPieces(in.view, to.Size, opt, func(dst []byte, p ops.View, o ops.Options) error {
 		return opt.eng.Cast(dst, to, p, in.Dtype, o)
 	}))
+}
+
+// canCastInput is whether a.astype(to, casting=rule) takes the input: a
+// 0-d array by its value, as NumPy 1.24 decides (dtype.CanCastScalar), so
+// an int64 0-d array holding 5 casts to int16 under safe.
+func canCastInput(in input, to dtype.Dtype, rule string) bool {
+	if len(in.view.Shape) == 0 && rule != "unsafe" {
+		return dtype.CanCastScalar(in.Dtype, in.view.ElemAt(nil), to, rule)
+	}
+	return dtype.CanCast(in.Dtype, to, rule)
 }
 
 // cast writes cast's --as-numpy script: astype with the rule.

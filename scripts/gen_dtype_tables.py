@@ -10,6 +10,9 @@
   multiset of three native ones, and of arrays mixed with 0-d arrays whose values sit at the
   edges of NumPy 1.24's value-based casting (each 0-d operand written DESCR=HEX, its element's
   bytes in its own byte order); min_scalar_type.txt: numpy.min_scalar_type of those values.
+- can_cast_scalar.txt: numpy.can_cast of a 0-d array holding each of those values to each of
+  the 25 dtypes under each casting rule (NumPy 1.24 decides by the value for every rule but
+  unsafe); the generator asserts that a.astype(TO, casting=RULE) accepts exactly the same.
 - float16.txt: float64 and float32 bit patterns cast to float16 (astype, NumPy's
   npy_double_to_half and npy_float_to_half): every binade edge, tie and near-tie, overflow and
   underflow boundary, NaN payload, and a seeded random sample; plus the SHA-256 of all 65536
@@ -114,6 +117,28 @@ def min_scalar_type():
     return lines
 
 
+def can_cast_scalar():
+    lines = ["# DESCR=HEX TO: can_cast of the 0-d array for no equiv safe same_kind unsafe (1 yes, 0 no)\n"]
+    for d in ALL:
+        for v in edge_values(d):
+            x = scalar(d, v)
+            for to in ALL:
+                bits = ""
+                for c in CASTINGS:
+                    ok = bool(np.can_cast(x, to, c))
+                    try:
+                        with warnings.catch_warnings(), np.errstate(all="ignore"):
+                            warnings.simplefilter("ignore")
+                            x.astype(to, casting=c)
+                        cast = True
+                    except TypeError:
+                        cast = False
+                    assert ok == cast, (x, to, c)
+                    bits += "1" if ok else "0"
+                lines.append("%s %s %s\n" % (operand(x), descr(to), bits))
+    return lines
+
+
 def add_random(out, rng, width, mant, exps):
     """Adds random floats of width bits: 1000 with exponents in range(*exps) (around the
     float16 range), 300 of any bits."""
@@ -205,6 +230,7 @@ def tables():
         "can_cast.txt": can_cast(),
         "result_type.txt": result_type(random.Random(28)),
         "min_scalar_type.txt": min_scalar_type(),
+        "can_cast_scalar.txt": can_cast_scalar(),
         "float16.txt": float16(random.Random(16)),
     }
 

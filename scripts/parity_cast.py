@@ -10,7 +10,12 @@ Cases walk every (source, destination) pair of the dtypes of CLI.md in both byte
 every casting rule in turn, on files in C and Fortran order and shapes from 0-d to 3-d with empty
 axes. The values include the awkward corners: NaN (with payloads), ±inf, -0.0, halves of
 integers, float values past every integer range, the extremes of every integer type, float16
-subnormals and the float16 rounding boundary, complex numbers with NaN parts. The reference is
+subnormals and the float16 rounding boundary, complex numbers with NaN parts. Past the first
+625 cases three in five are 0-d arrays (one in four of those shape (1,) instead) holding a value
+at the edges of NumPy 1.24's value-based casting, cast to a dtype that the dtypes alone refuse
+under a rule that looks at the value (every one but unsafe): a 0-d int64 holding 5 casts to
+int16 under safe, the same value at shape (1,) does not. Half of the 0-d cases before them hold
+such a value too. The reference is
 np.save(np.ascontiguousarray(a.astype(D, casting=RULE))) computed on a strided source, which runs
 NumPy's element-by-element loop (its contiguous float-to-uint32 loop gives other values out of
 range; NumPy calls the result undefined). A rule NumPy refuses (TypeError) must be refused by
@@ -23,6 +28,7 @@ Output: a FAIL line per failure with the command to reproduce it, then
 
 import io
 import os
+import random
 import subprocess
 import sys
 import tempfile
@@ -49,6 +55,30 @@ FLOATS = [np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, 0.5, -0.5, 1.5, 2.5, -1.0
 #: Signaling float32 NaNs, and a 1.0 to pair them in complex64: NumPy moves float32 parts
 #: between float32, complex64 and either byte order bit for bit.
 SNAN32 = np.array([0x7f800001, 0xff800123, 0x3f800000, 0x7fa00042], dtype=np.uint32).view(np.float32)
+
+
+#: Values at the edges of min_scalar_type's steps, for 0-d arrays: NumPy 1.24 casts a 0-d array
+#: by its value under every rule but unsafe.
+VALUES_0D = {
+    "iu": [0, 1, 5, 100, 127, 128, 200, 255, 256, 32767, 32768, 65535, 65536, 2**31 - 1, 2**31,
+           2**32, 2**63 - 1, 2**64 - 1, -1, -5, -128, -129, -32768, -32769, -2**31 - 1, -2**63],
+    "f": [0.0, -0.0, 1.0, 1.5, -2.0, 65000.0, 65504.0, 70000.0, -70000.0, 3.4e38, 3.5e38, 1e300,
+          np.nan, np.inf, -np.inf],
+    "c": [1 + 1j, 0j, -2.5 + 0j, 3.3e38 + 0j, 3.5e38 + 0j, 1j * 3.5e38, 1e300 + 1e300j,
+          complex("nan+1j"), complex(0, float("inf"))],
+    "b": [False, True],
+}
+
+
+def value_0d(dtype, rng):
+    """One of VALUES_0D that dtype holds (a float beyond float32 becomes inf there)."""
+    pool = VALUES_0D["iu" if dtype.kind in "iu" else dtype.kind]
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        pool = [v for v in pool if info.min <= v <= info.max]
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        return np.array(rng.choice(pool), dtype=dtype)
 
 
 def corner_values(dtype, n, rng):
@@ -97,6 +127,15 @@ def make_case(rng, i, keep):
     shape = SHAPES[i % len(SHAPES)]
     sdt = gt.token_dtype(src)
     a = corner_values(sdt, int(np.prod(shape)), rng).reshape(shape)
+    # The 0-d value cases draw from their own generator, so every other case stays as it was.
+    vr = random.Random(sum(rng.getstate()[1]) + i)
+    value_case = i >= len(tokens) ** 2 and vr.random() < 0.6
+    if value_case:
+        # A destination the dtypes alone refuse under the rule, where the value decides.
+        shape, rule = ((1,) if vr.random() < 0.25 else ()), vr.choice(RULES[1:])
+        dst = vr.choice([t for t in tokens if not np.can_cast(sdt, gt.token_dtype(t), rule)] or tokens)
+    if value_case or shape == () and vr.random() < 0.5:
+        a = value_0d(sdt, vr).reshape(shape)
     fortran = (i // 3) % 2 == 1
     if fortran:
         a = np.asfortranarray(a)
@@ -109,8 +148,12 @@ def make_case(rng, i, keep):
 
 
 def reference(a, dst, rule):
-    """The element loop's astype, or None when the rule refuses it."""
-    if not np.can_cast(a.dtype, dst, rule):
+    """The element loop's astype, or None when the rule refuses it (a 0-d array by its value)."""
+    try:
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            a.astype(dst, casting=rule)
+    except TypeError:
         return None
     # A native, strided source: NumPy then runs its element loop whatever the byte orders (a
     # non-native source is swapped into a buffer and cast by the contiguous loop).

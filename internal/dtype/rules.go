@@ -29,6 +29,25 @@ func CanCast(from, to Dtype, casting string) bool {
 	return false
 }
 
+// CanCastScalar is numpy.can_cast of a 0-d array holding the element b of
+// dtype from (NumPy 1.24's value-based casting, can_cast_scalar_to, which
+// a.astype(to, casting=...) applies too): CanCast(from, to, casting), or
+// else CanCast of the value's MinScalarType, taken as the signed type of
+// its size where the value fits one and to is not unsigned. Every rule but
+// unsafe looks at the value, no and equiv included: an int64 0-d array
+// holding 5 casts to int16 under safe and to uint8 under no, one holding
+// -1 to uint8 under none but unsafe.
+func CanCastScalar(from Dtype, b []byte, to Dtype, casting string) bool {
+	if CanCast(from, to, casting) {
+		return true
+	}
+	t, fitsSigned := MinScalarType(from, b)
+	if fitsSigned && to.Kind != 'u' {
+		t.Kind = 'i'
+	}
+	return CanCast(t, to, casting)
+}
+
 // KindRank orders the kinds as same_kind casting lets them rise: bool 0,
 // unsigned 1, signed 2, float 3, complex 4; -1 for another byte.
 func KindRank(kind byte) int {

@@ -52,6 +52,27 @@ func TestCanCast(t *testing.T) {
 	}
 }
 
+// TestCanCastScalar checks CanCastScalar against numpy.can_cast of 0-d
+// arrays holding values at the edges of min_scalar_type's steps, every
+// dtype in both byte orders as the target, under every casting rule.
+func TestCanCastScalar(t *testing.T) {
+	rows := readTable(t, "can_cast_scalar.txt")
+	if len(rows) < 25*300 {
+		t.Fatalf("%d rows, want the table's thousands", len(rows))
+	}
+	for _, r := range rows {
+		o, to := parseOperand(t, r[0]), parseDescr(t, r[1])
+		for i, casting := range Castings {
+			if got, want := CanCastScalar(o.Dtype, o.Scalar, to, casting), r[2][i] == '1'; got != want {
+				t.Errorf("CanCastScalar(%s, %s, %s) = %v, NumPy %v", r[0], r[1], casting, got, want)
+			}
+		}
+	}
+	if CanCastScalar(Int64, make([]byte, 8), Int64, "sometimes") {
+		t.Error("an unknown casting rule allowed a cast")
+	}
+}
+
 // TestResultType checks ResultType against numpy.result_type of arrays
 // and 0-d arrays (NumPy 1.24's value-based casting), and PromoteTypes
 // where no operand is 0-d.
