@@ -33,6 +33,8 @@
 // numpy.promote_types, numpy.result_type (NumPy 1.24's value-based casting
 // of 0-d arrays included) and numpy.min_scalar_type for the numeric
 // dtypes; KindRank orders the kinds as same_kind casting lets them rise.
+// CanCastScalar is numpy.can_cast of a 0-d array, which NumPy 1.24 judges by
+// its value (min_scalar_type) under every rule but unsafe, as astype does.
 // Their tests read tables of NumPy's own answers in testdata/, which
 // scripts/gen_dtype_tables.py writes (TestGeneratedTables reruns it).
 //
