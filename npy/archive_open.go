@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 )
 
 // members is what an Archive keeps open to read its members one after the
@@ -76,7 +77,7 @@ func (a *Archive) index() error {
 		// findMember's order: the exact name before name.npy, and of
 		// several members with one name the last.
 		for _, zf := range mb.zr.File {
-			if n, ok := cutNpy(zf.Name); ok {
+			if n, ok := strings.CutSuffix(zf.Name, ".npy"); ok {
 				mb.index[n] = zf
 			}
 		}
@@ -106,14 +107,6 @@ func (a *Archive) index() error {
 		mb.tensors[t.Name] = i
 	}
 	return nil
-}
-
-// cutNpy is name without its .npy suffix, when it has one.
-func cutNpy(name string) (string, bool) {
-	if len(name) > 4 && name[len(name)-4:] == ".npy" {
-		return name[:len(name)-4], true
-	}
-	return "", false
 }
 
 // Close releases what Open kept open. Arrays opened from the archive must

@@ -279,8 +279,8 @@ func openStream(r io.Reader, member string, hasMember bool, headerOnly bool) (*A
 		if err != nil {
 			return nil, err
 		}
-		a, err := openArchiveBytes(s.b, member, hasMember, headerOnly)
-		if err == nil && s.mapping != nil && len(a.Data) > 0 && onMapping(s.mapping, a.Data) {
+		a, onMapping, err := openArchiveBytes(s.b, member, hasMember, headerOnly)
+		if err == nil && s.mapping != nil && onMapping {
 			a.mapping = s.mapping // the array's data is on the stream's mapping: it owns it now
 			s.mapping = nil
 		}
@@ -303,25 +303,21 @@ func openStream(r io.Reader, member string, hasMember bool, headerOnly bool) (*A
 }
 
 // openArchiveBytes opens a member (or the only one) of b, a whole tensor
-// file or .npz archive read from a stream.
-func openArchiveBytes(b []byte, member string, hasMember bool, headerOnly bool) (*Array, error) {
-	if a, ok, err := openTensorBytes(b, member, hasMember, headerOnly); ok {
-		return a, err
+// file or .npz archive read from a stream; onMapping tells whether the
+// array's Data is a slice of b (a tensor stored as it is read).
+func openArchiveBytes(b []byte, member string, hasMember bool, headerOnly bool) (a *Array, onMapping bool, err error) {
+	if a, onMapping, ok, err := openTensorBytes(b, member, hasMember, headerOnly); ok {
+		return a, onMapping, err
 	}
 	if !isZip(b) {
-		return nil, malformed("not a .npy file, an .npz archive or a tensor file")
+		return nil, false, malformed("not a .npy file, an .npz archive or a tensor file")
 	}
 	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
 	if err != nil {
-		return nil, malformed("not a valid .npz archive: %w", err)
+		return nil, false, malformed("not a valid .npz archive: %w", err)
 	}
-	return openMember(zr, member, hasMember, headerOnly)
-}
-
-// onMapping reports whether data lies inside the mapping m.
-func onMapping(m, data []byte) bool {
-	start, end := addrOf(m), addrOf(m)+uintptr(len(m))
-	return addrOf(data) >= start && addrOf(data) < end
+	a, err = openMember(zr, member, hasMember, headerOnly) // its data is read into a buffer of its own
+	return a, false, err
 }
 
 // openMember opens the archive member named member (with or without its

@@ -95,7 +95,7 @@ func (sp *spill) Write(p []byte) (int, error) {
 		}
 	}
 	if sp.size+int64(len(p)) > sp.room {
-		return 0, classify(ErrNoRoom, "%s is longer than half the free space of %s (%s); give it as a file", sp.what, filepath.Dir(sp.f.Name()), HumanBytes(sp.room))
+		return 0, sp.full()
 	}
 	n, err := sp.f.Write(p)
 	sp.size += int64(n)
@@ -119,11 +119,16 @@ func (sp *spill) open() error {
 	buf := sp.buf
 	sp.buf = nil
 	if int64(len(buf)) > sp.room {
-		return classify(ErrNoRoom, "%s is longer than half the free space of %s (%s); give it as a file", sp.what, filepath.Dir(f.Name()), HumanBytes(sp.room))
+		return sp.full()
 	}
 	n, err := f.Write(buf)
 	sp.size = int64(n)
 	return err
+}
+
+// full is the refusal of a stream longer than the temporary file may grow.
+func (sp *spill) full() error {
+	return classify(ErrNoRoom, "%s is longer than half the free space of %s (%s); give it as a file", sp.what, filepath.Dir(sp.f.Name()), HumanBytes(sp.room))
 }
 
 // close drops what the spill holds.

@@ -180,14 +180,15 @@ func dataPages(m, data []byte) []byte {
 	return m[start : off+len(data)]
 }
 
-// openTensorBytes is openTensorFile for a file read into memory (a pipe).
-func openTensorBytes(b []byte, member string, hasMember bool, headerOnly bool) (*Array, bool, error) {
+// openTensorBytes is openTensorFile for a file read into memory (a pipe);
+// onMapping tells whether the array's Data is a slice of b.
+func openTensorBytes(b []byte, member string, hasMember bool, headerOnly bool) (a *Array, onMapping, ok bool, err error) {
 	kind := sniffTensorFile(b)
 	if kind == notTensorFile {
-		return nil, false, nil
+		return nil, false, false, nil
 	}
-	a, _, err := openTensor(kind, b, member, hasMember, headerOnly)
-	return a, true, err
+	a, onMapping, err = openTensor(kind, b, member, hasMember, headerOnly)
+	return a, onMapping, true, err
 }
 
 // openTensor picks the tensor and makes the Array over b; onMapping tells
