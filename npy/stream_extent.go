@@ -70,6 +70,11 @@ func copyZip(z *zipStream) error {
 				break
 			}
 			flags, method, csize := z.u16(6), z.u16(8), z.u32(18)
+			if z.u16(26) == 0 {
+				// Every member has a name (np.load and torch.load read them
+				// by it): zeros after a signature are no archive.
+				return malformed("not a valid zip archive: a member without a name at offset %d", z.at-30)
+			}
 			if err = z.skip(z.u16(26) + z.u16(28)); err != nil {
 				break
 			}

@@ -52,7 +52,8 @@ func TestCopyArchiveRefuses(t *testing.T) {
 		r    io.Reader
 		want string
 	}{
-		{"zip-then-zeros", io.MultiReader(strings.NewReader("PK\x03\x04"), endlessZeros{}), "at offset 30"},
+		{"zip-then-zeros", io.MultiReader(strings.NewReader("PK\x03\x04"), endlessZeros{}), "without a name"},
+		{"stored-descriptor-then-zeros", io.MultiReader(strings.NewReader("PK\x03\x04\x14\x00\x08\x00\x00\x00"), endlessZeros{}), "without a name"},
 		{"zip-cut", bytes.NewReader(npz[:len(npz)-10]), "the stream ends"},
 		{"safetensors-2^63", io.MultiReader(strings.NewReader("\xff\xff\xff\xff\xff\xff\xff\x7f{"), endlessZeros{}), "over the limit"},
 		{"safetensors-junk-header", io.MultiReader(strings.NewReader("\x04\x00\x00\x00\x00\x00\x00\x00{{{{"), endlessZeros{}), "safetensors"},
