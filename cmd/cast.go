@@ -105,6 +105,6 @@ func (s *script) cast(c *cli.Context) error {
 	} else {
 		s.add("r = %s.astype(%s, casting=%s)", a, target, pyStr(rule))
 	}
-	s.save(c, "r")
+	s.save("r")
 	return nil
 }

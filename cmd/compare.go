@@ -465,3 +465,37 @@ func jsonElem(b []byte, f dtype.Dtype) json.RawMessage {
 	z := f.Complex(b)
 	return json.RawMessage("[" + string(jsonFloatBits(real(z), 4*f.Size)) + "," + string(jsonFloatBits(imag(z), 4*f.Size)) + "]")
 }
+
+func (s *script) compare(c *cli.Context) error {
+	if s.lib == "torch" {
+		return usagef("--as-torch: compare is numpy.testing.assert_allclose; use --as-numpy")
+	}
+	if c.NArg() != 2 {
+		return usagef("expected ACTUAL and DESIRED, got %d arguments (see strider compare --help)", c.NArg())
+	}
+	if done, err := s.compareArchives(c); done {
+		return err
+	}
+	x := s.load("x", c.Args().Get(0))
+	y := s.load("y", c.Args().Get(1))
+	if c.Bool("exact") {
+		s.add("# --exact: equal shape, dtype and bytes; an AssertionError exits 1, as strider does")
+		s.add("assert %s, 'the arrays differ'", exactTest(x, y))
+		return nil
+	}
+	s.add("# an AssertionError exits 1, as strider does when the arrays differ")
+	s.add("%s", allclose(c, x, y))
+	return nil
+}
+
+// exactTest is compare --exact's test of arrays x and y in Python.
+func exactTest(x, y string) string {
+	return fmt.Sprintf("%s.shape == %s.shape and %s.dtype == %s.dtype and %s.tobytes() == %s.tobytes()", x, y, x, y, x, y)
+}
+
+// allclose is compare's assertion on arrays x and y with the command's
+// tolerances.
+func allclose(c *cli.Context, x, y string) string {
+	return fmt.Sprintf("np.testing.assert_allclose(%s, %s, rtol=%s, atol=%s, equal_nan=%s)", x, y,
+		strconv.FormatFloat(c.Float64("rtol"), 'g', -1, 64), strconv.FormatFloat(c.Float64("atol"), 'g', -1, 64), pyBool(c.Bool("equal-nan")))
+}

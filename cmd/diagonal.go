@@ -1,6 +1,9 @@
 package cmd
 
 import (
+	"fmt"
+	"strconv"
+
 	"github.com/urfave/cli/v2"
 
 	"strider/ops"
@@ -47,4 +50,41 @@ func runDiagonal(c *cli.Context) error {
 	return writeSparse(c, spec, opt, func(v ops.View) (ops.View, error) {
 		return v.Diagonal(k[0], k[1], k[2])
 	})
+}
+
+// diagonal writes np.diagonal / torch.diagonal.
+func (s *script) diagonal(c *cli.Context) error {
+	torch := s.lib == "torch"
+	intFlag := func(name string) (int, error) { return parseInt(name, c.String(name)) }
+	spec, err := oneInput(c, "input IN")
+	if err != nil {
+		return err
+	}
+	k, err := intFlag("offset")
+	if err != nil {
+		return err
+	}
+	a1, err := intFlag("axis1")
+	if err != nil {
+		return err
+	}
+	a2, err := intFlag("axis2")
+	if err != nil {
+		return err
+	}
+	a := s.load("a", spec)
+	off := strconv.Itoa(k)
+	if k >= 1<<31-1 || k <= -(1<<31-1) {
+		// NumPy's offset is a C int; any offset past a corner gives the same empty diagonal.
+		off = fmt.Sprintf("max(-%s.shape[%d], min(%s.shape[%d], %d))", a, a1, a, a2, k)
+		s.add("# the offset is clamped to the corners: NumPy takes a 32-bit offset, and any offset past a corner is empty")
+	}
+	if torch {
+		s.toTorch("t", a)
+		s.add("r = %s", fromTorch(fmt.Sprintf("torch.diagonal(t, offset=%s, dim1=%d, dim2=%d)", off, a1, a2), a))
+	} else {
+		s.add("r = np.diagonal(%s, offset=%s, axis1=%d, axis2=%d)", a, off, a1, a2)
+	}
+	s.save("r")
+	return nil
 }

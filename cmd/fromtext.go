@@ -3,6 +3,7 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -179,4 +180,62 @@ func readText(c *cli.Context, spec string) (text []byte, release func(), err err
 		return npy.MapBytes(spec)
 	}
 	return npy.ReadStream(c.App.Reader, "standard input")
+}
+
+func (s *script) fromText(c *cli.Context) error {
+	spec, err := oneInput(c, "input IN (or - for standard input)")
+	if err != nil {
+		return err
+	}
+	if _, err := npy.ParseDescr(c.String("dtype")); err != nil {
+		return usagef("--dtype: %v", err)
+	}
+	s.importModule("numpy as np")
+	src := pyStr(spec)
+	if spec == "-" {
+		s.importModule("sys")
+		src = "sys.stdin"
+	} else {
+	}
+	dtype := pyStr(c.String("dtype"))
+	if c.Bool(textJSONFlag.Name) {
+		s.importModule("json")
+		if spec == "-" {
+			s.add("r = np.array(json.load(sys.stdin), dtype=%s)", dtype)
+		} else {
+			s.add("with open(%s) as f:", src)
+			s.add("    r = np.array(json.load(f), dtype=%s)", dtype)
+		}
+		s.save("r")
+		return nil
+	}
+	kw := []string{"dtype=" + dtype}
+	switch {
+	case c.Bool(textCSVFlag.Name):
+		kw = append(kw, "delimiter=','")
+	case c.IsSet(textDelimiterFlag.Name):
+		kw = append(kw, "delimiter="+pyStr(c.String(textDelimiterFlag.Name)))
+	}
+	if c.IsSet(textCommentsFlag.Name) {
+		kw = append(kw, "comments="+pyStr(c.String(textCommentsFlag.Name)))
+	}
+	for _, name := range []string{"skiprows", "ndmin"} {
+		if c.IsSet(name) {
+			n, err := parseInt(name, c.String(name))
+			if err != nil {
+				return err
+			}
+			kw = append(kw, fmt.Sprintf("%s=%d", name, n))
+		}
+	}
+	if c.IsSet("usecols") {
+		cols, err := parseInts("usecols", c.String("usecols"))
+		if err != nil {
+			return err
+		}
+		kw = append(kw, "usecols="+pyInts(cols))
+	}
+	s.add("r = np.loadtxt(%s, %s)", src, strings.Join(kw, ", "))
+	s.save("r")
+	return nil
 }

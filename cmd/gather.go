@@ -1,8 +1,12 @@
 package cmd
 
 import (
+	"fmt"
+	"strconv"
+
 	"github.com/urfave/cli/v2"
 
+	"strider/internal/pylit"
 	"strider/npy"
 	"strider/ops"
 )
@@ -122,4 +126,89 @@ func runGather(c *cli.Context) error {
 		})
 	}
 	return writeOutput(c, opt, in.Dtype, shape, false, r)
+}
+
+// indexScript adds the lines that make idx, the indices of gather or
+// gather-elements: a file, or a --index literal.
+func (s *script) indices(c *cli.Context, literalAllowed bool) error {
+	switch file, lit := c.IsSet(indicesFlag.Name), literalAllowed && c.IsSet("index"); {
+	case file && lit:
+		return usagef("give --indices or --index, not both")
+	case file:
+		s.load("idx", c.String(indicesFlag.Name))
+		s.add("if idx.dtype.kind not in 'iu':  # strider takes integer indices only (NumPy would take bools as 0 and 1)")
+		s.add("    raise TypeError(f'indices of dtype {idx.dtype} are not integers')")
+	case lit:
+		ix, err := pylit.ParseIndexArray(c.String("index"))
+		if err != nil {
+			return usagef("--index: %v", err)
+		}
+		s.importModule("numpy as np")
+		s.add("idx = np.array(%s, dtype=np.int64).reshape(%s)", pyNested(ix.Shape, ix.Ints), pyInts(ix.Shape))
+	case literalAllowed:
+		return usagef("missing --indices IDX.npy or --index LITERAL")
+	default:
+		return usagef("missing --indices IDX.npy")
+	}
+	return nil
+}
+
+func (s *script) gather(c *cli.Context) error {
+	spec, err := oneInput(c, "input IN")
+	if err != nil {
+		return err
+	}
+	mode, err := ops.ParseMode(c.String("mode"))
+	if err != nil {
+		return usagef("--%v", err)
+	}
+	modeName := c.String("mode")
+	axis, hasAxis := "None", c.IsSet(takeAxisFlag.Name)
+	if hasAxis {
+		a, err := axisValue(c)
+		if err != nil {
+			return err
+		}
+		axis = strconv.Itoa(a)
+	}
+	if s.lib == "torch" && mode != ops.Raise {
+		return usagef("--as-torch: PyTorch has no take with mode=%s; use --as-numpy", modeName)
+	}
+	a := s.load("a", spec)
+	if err := s.indices(c, true); err != nil {
+		return err
+	}
+	n := a + ".size"
+	if hasAxis {
+		n = fmt.Sprintf("%s.reshape(-1).shape[0] if %s.ndim == 0 else %s.shape[%s]", a, a, a, axis)
+	}
+	s.add("n = %s", n)
+	s.add("if idx.dtype.kind == 'u' and idx.dtype.itemsize == 8:  # NumPy will not cast uint64 indices; strider uses their exact values")
+	if mode == ops.Wrap {
+		s.add("    idx = (idx %% np.uint64(max(n, 1))).astype(np.int64)")
+	} else {
+		s.add("    idx = np.minimum(idx, np.uint64(2**63 - 1)).astype(np.int64)")
+	}
+	switch mode {
+	case ops.Raise:
+		s.add("if ((idx < -n) | (idx >= n)).any():  # strider checks the indices even when the result is empty")
+		s.add("    raise IndexError('index out of range')")
+	case ops.Wrap:
+		s.add("idx = idx %% max(n, 1)  # the same indices; NumPy's wrap subtracts n one step at a time")
+	}
+	if s.lib == "torch" {
+		s.toTorch("t", a)
+		s.add("i = torch.from_numpy(np.where(idx < 0, idx + n, idx).astype(np.int64))  # index_select takes no negative indices")
+		if !hasAxis {
+			s.add("r = %s", fromTorch("torch.take(t, i)", a))
+		} else {
+			s.add("ax = %s %% max(t.dim(), 1)", axis)
+			s.add("t = t.reshape(1) if t.dim() == 0 else t  # np.take ravels a 0-d array")
+			s.add("r = %s", fromTorch("torch.index_select(t, ax, i.reshape(-1)).reshape(t.shape[:ax] + i.shape + t.shape[ax + 1:])", a))
+		}
+	} else {
+		s.add("r = np.asarray(np.take(%s, idx, axis=%s, mode=%s), dtype=%s.dtype)  # a scalar result stays a 0-d array of the input's dtype", a, axis, pyStr(modeName), a)
+	}
+	s.save("r")
+	return nil
 }

@@ -73,3 +73,37 @@ func runGatherElements(c *cli.Context) error {
 		return opt.eng.TakeAlongAxis(dst, v, axis, ix.shape, idx, o)
 	})
 }
+
+func (s *script) gatherElements(c *cli.Context) error {
+	spec, err := oneInput(c, "input IN")
+	if err != nil {
+		return err
+	}
+	axis, err := axisValue(c)
+	if err != nil {
+		return err
+	}
+	a := s.load("a", spec)
+	if err := s.indices(c, false); err != nil {
+		return err
+	}
+	s.add("if not -%s.ndim <= %d < %s.ndim:", a, axis, a)
+	s.add("    raise np.AxisError(%d, %s.ndim)", axis, a)
+	s.add("ax = %d %% %s.ndim", axis, a)
+	s.add("if idx.ndim != %s.ndim or any(k > m for d, (k, m) in enumerate(zip(idx.shape, %s.shape)) if d != ax):", a, a)
+	s.add("    raise IndexError(f'index shape {idx.shape} does not fit input shape {%s.shape}')  # torch.gather's rule", a)
+	s.add("n = %s.shape[ax]", a)
+	s.add("if ((idx < -n) | (idx >= n)).any():  # strider checks the indices even when the result is empty")
+	s.add("    raise IndexError('index out of range')")
+	s.add("# torch.gather's shape rule: off the axis the indices may be shorter than the input")
+	s.add("a = a[tuple(slice(None) if d == ax else slice(0, k) for d, k in enumerate(idx.shape))]")
+	if s.lib == "torch" {
+		s.toTorch("t", a)
+		s.add("i = torch.from_numpy(np.where(idx < 0, idx + n, idx).astype(np.int64))  # torch.gather takes no negative indices")
+		s.add("r = %s", fromTorch("torch.gather(t, ax, i)", a))
+	} else {
+		s.add("r = np.take_along_axis(a, idx, axis=ax)")
+	}
+	s.save("r")
+	return nil
+}

@@ -167,7 +167,7 @@ func (s *script) join(c *cli.Context, stack bool) error {
 	fn := map[bool]string{false: "concatenate", true: "stack"}[stack]
 	if s.lib != "torch" {
 		s.add("r = np.%s(%s, axis=%s)", fn, list, ax)
-		s.save(c, "r")
+		s.save("r")
 		return nil
 	}
 	s.importModule("torch")
@@ -178,6 +178,6 @@ func (s *script) join(c *cli.Context, stack bool) error {
 	} else {
 		s.add("r = torch.%s(ts, dim=%s).numpy()", map[bool]string{false: "cat", true: "stack"}[stack], ax)
 	}
-	s.save(c, "r")
+	s.save("r")
 	return nil
 }

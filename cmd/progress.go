@@ -6,8 +6,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/urfave/cli/v2"
-
 	"strider/npy"
 )
 
@@ -23,16 +21,15 @@ const progressDelay = time.Second
 // startProgress shows "<command>: NN%" on standard error while long work
 // runs, when standard error is a terminal and --quiet is not given. stop
 // clears the line.
-func startProgress(c *cli.Context, total int64, done *atomic.Int64) (stop func()) {
-	hook, _ := c.App.Metadata[progressHook].(func(command string, done, total int64))
-	if hook != nil {
+func (e *env) startProgress(total int64, done *atomic.Int64) (stop func()) {
+	if e.hook != nil {
 		defer func() {
 			s := stop
-			stop = func() { s(); hook(c.Command.Name, done.Load(), total) }
+			stop = func() { s(); e.hook(e.name, done.Load(), total) }
 		}()
 	}
-	f, ok := c.App.ErrWriter.(*os.File)
-	if c.Bool("quiet") || total == 0 || !ok || !isTerminal(f) {
+	f, ok := e.stderr.(*os.File)
+	if e.quiet || total == 0 || !ok || !isTerminal(f) {
 		return func() {}
 	}
 	quit := make(chan struct{})
@@ -49,7 +46,7 @@ func startProgress(c *cli.Context, total int64, done *atomic.Int64) (stop func()
 		tick := time.NewTicker(200 * time.Millisecond)
 		defer tick.Stop()
 		for {
-			fmt.Fprintf(f, "\rstrider: %s: %3d%% of %s", c.Command.Name, 100*done.Load()/total, npy.HumanBytes(total))
+			fmt.Fprintf(f, "\rstrider: %s: %3d%% of %s", e.name, 100*done.Load()/total, npy.HumanBytes(total))
 			select {
 			case <-quit:
 				fmt.Fprint(f, "\r\033[K")

@@ -113,7 +113,7 @@ func (s *script) reshape(c *cli.Context) error {
 	if s.lib != "torch" {
 		order := map[bool]string{false: "C", true: "F"}[fortran]
 		s.add("r = np.reshape(%s, %s, order=%s)", a, pyInts(shape), pyStr(order))
-		s.save(c, "r")
+		s.save("r")
 		return nil
 	}
 	s.toTorch("t", a)
@@ -127,6 +127,6 @@ func (s *script) reshape(c *cli.Context) error {
 		slices.Reverse(tshape)
 		s.add("r = %s", fromTorch(fmt.Sprintf("t.permute(tuple(reversed(range(t.dim())))).reshape(%s).permute(tuple(reversed(range(%d))))", pyInts(tshape), len(tshape)), a))
 	}
-	s.save(c, "r")
+	s.save("r")
 	return nil
 }

@@ -28,21 +28,41 @@ var (
 // errScriptPrinted ends a command whose script was printed: exit 0.
 var errScriptPrinted = errors.New("script printed")
 
-// printScript is every computing command's Before: with --as-numpy or
-// --as-torch it prints the script and stops the command.
-func printScript(c *cli.Context) error {
+// scriptLibrary is the library --as-numpy or --as-torch asks a script
+// for: "numpy", "torch", or "" to run the command.
+func scriptLibrary(c *cli.Context) (string, error) {
 	numpy, torch := c.Bool(asNumpyFlag.Name), c.Bool(asTorchFlag.Name)
-	if !numpy && !torch {
-		return nil
+	switch {
+	case numpy && torch:
+		return "", usagef("give --as-numpy or --as-torch, not both")
+	case numpy:
+		return "numpy", nil
+	case torch:
+		return "torch", nil
 	}
-	if numpy && torch {
-		return usagef("give --as-numpy or --as-torch, not both")
+	return "", nil
+}
+
+// printScript writes j's script for lib and stops the command.
+func printScript(c *cli.Context, lib string, j job) error {
+	s := newScript(c, lib)
+	if err := j.script(s); err != nil {
+		return err
 	}
-	lib := "numpy"
-	if torch {
-		lib = "torch"
+	if _, err := io.WriteString(c.App.Writer, s.String()); err != nil {
+		return err
 	}
-	s := &script{lib: lib}
+	return errScriptPrinted
+}
+
+// printScriptBefore is the Before of a command not yet made with
+// newCommand.
+func printScriptBefore(c *cli.Context) error {
+	lib, err := scriptLibrary(c)
+	if err != nil || lib == "" {
+		return err
+	}
+	s := newScript(c, lib)
 	if err := s.build(c); err != nil {
 		return err
 	}
@@ -52,12 +72,20 @@ func printScript(c *cli.Context) error {
 	return errScriptPrinted
 }
 
+// newScript is an empty script for lib that saves where -o says, in the
+// order --order asks for.
+func newScript(c *cli.Context, lib string) *script {
+	return &script{lib: lib, out: c.String(outputFlag.Name), keepOrder: c.String(orderFlag.Name) == "keep"}
+}
+
 // script accumulates the lines of a printed script.
 type script struct {
-	lib     string
-	imports []string
-	defs    []string // helper functions, each once, printed before the lines
-	lines   []string
+	lib       string
+	out       string // -o
+	keepOrder bool   // --order keep
+	imports   []string
+	defs      []string // helper functions, each once, printed before the lines
+	lines     []string
 }
 
 // define adds a helper function's text once.
@@ -246,13 +274,12 @@ func fromTorch(t, a string) string {
 
 // save adds the lines that write NumPy array r where the command's output
 // goes: C order as strider writes (a 0-d array stays 0-d).
-func (s *script) save(c *cli.Context, r string) {
-	out := c.String(outputFlag.Name)
-	if c.String(orderFlag.Name) == "keep" {
-		s.add("np.save(%s, %s)  # --order keep: as np.save saves the view, in Fortran order when it is F- but not C-contiguous", s.target(out), r)
+func (s *script) save(r string) {
+	if s.keepOrder {
+		s.add("np.save(%s, %s)  # --order keep: as np.save saves the view, in Fortran order when it is F- but not C-contiguous", s.target(s.out), r)
 		return
 	}
-	s.saveTo(out, r)
+	s.saveTo(s.out, r)
 }
 
 // target is where np.save writes output path out: the path, or standard
@@ -320,7 +347,6 @@ func (s *script) build(c *cli.Context) error {
 
 // scriptBuilders are the commands that print scripts, and how.
 var scriptBuilders = map[string]func(*script, *cli.Context) error{
-	"transpose":          (*script).transpose,
 	"reshape":            (*script).reshape,
 	"diagonal":           (*script).diagonal,
 	"unique-consecutive": (*script).uniqueConsecutive,
@@ -331,7 +357,6 @@ var scriptBuilders = map[string]func(*script, *cli.Context) error{
 	"gather-elements":    (*script).gatherElements,
 	"tril-indices":       (*script).tri,
 	"triu-indices":       (*script).tri,
-	"sort":               (*script).sort,
 	"slice":              (*script).slice,
 	"compare":            (*script).compare,
 	"show":               (*script).show,
@@ -340,511 +365,9 @@ var scriptBuilders = map[string]func(*script, *cli.Context) error{
 	"stats":              (*script).stats,
 }
 
-// transpose writes np.transpose / torch.permute.
-func (s *script) transpose(c *cli.Context) error {
-	torch := s.lib == "torch"
-	spec, err := oneInput(c, "input IN")
-	if err != nil {
-		return err
-	}
-	axes := "None"
-	if c.IsSet("axes") {
-		p, err := parseInts("axes", c.String("axes"))
-		if err != nil {
-			return err
-		}
-		axes = pyInts(p)
-	}
-	a := s.load("a", spec)
-	if torch {
-		s.toTorch("t", a)
-		if axes == "None" {
-			axes = "tuple(reversed(range(t.dim())))"
-		}
-		s.add("r = %s", fromTorch("t.permute("+axes+")", a))
-	} else {
-		s.add("r = np.transpose(%s, axes=%s)", a, axes)
-	}
-	s.save(c, "r")
-	return nil
-}
-
-// diagonal writes np.diagonal / torch.diagonal.
-func (s *script) diagonal(c *cli.Context) error {
-	torch := s.lib == "torch"
-	intFlag := func(name string) (int, error) { return parseInt(name, c.String(name)) }
-	spec, err := oneInput(c, "input IN")
-	if err != nil {
-		return err
-	}
-	k, err := intFlag("offset")
-	if err != nil {
-		return err
-	}
-	a1, err := intFlag("axis1")
-	if err != nil {
-		return err
-	}
-	a2, err := intFlag("axis2")
-	if err != nil {
-		return err
-	}
-	a := s.load("a", spec)
-	off := strconv.Itoa(k)
-	if k >= 1<<31-1 || k <= -(1<<31-1) {
-		// NumPy's offset is a C int; any offset past a corner gives the same empty diagonal.
-		off = fmt.Sprintf("max(-%s.shape[%d], min(%s.shape[%d], %d))", a, a1, a, a2, k)
-		s.add("# the offset is clamped to the corners: NumPy takes a 32-bit offset, and any offset past a corner is empty")
-	}
-	if torch {
-		s.toTorch("t", a)
-		s.add("r = %s", fromTorch(fmt.Sprintf("torch.diagonal(t, offset=%s, dim1=%d, dim2=%d)", off, a1, a2), a))
-	} else {
-		s.add("r = np.diagonal(%s, offset=%s, axis1=%d, axis2=%d)", a, off, a1, a2)
-	}
-	s.save(c, "r")
-	return nil
-}
-
-// tri writes tril-indices and triu-indices: np.tril_indices / torch.tril_indices.
-func (s *script) tri(c *cli.Context) error {
-	torch := s.lib == "torch"
-	name := c.Command.Name
-	rows, cols, k, d, err := triArgs(c)
-	if err != nil {
-		return err
-	}
-	fn := strings.TrimSuffix(name, "-indices")
-	s.importModule("numpy as np")
-	if kc := max(-rows, min(cols, k)); kc != k {
-		s.add("# offset %d clamped to %d: any offset past a corner gives the same triangle, and NumPy's is a C long", k, kc)
-		k = kc
-	}
-	if torch {
-		s.importModule("torch")
-		s.add("r = torch.%s_indices(%d, %d, %d, dtype=torch.%s).numpy()", fn, rows, cols, k, d.Name())
-	} else {
-		s.add("r = np.stack(np.%s_indices(%d, %d, %d)).astype(np.%s)", fn, rows, k, cols, d.Name())
-	}
-	s.save(c, "r")
-	return nil
-}
-
-// slice writes a[EXPR] (NumPy only).
-func (s *script) slice(c *cli.Context) error {
-	torch := s.lib == "torch"
-	if torch {
-		return usagef("--as-torch: PyTorch's indexing is not NumPy's in every case (boolean scalars, lists apart); use --as-numpy")
-	}
-	if c.NArg() != 2 {
-		return usagef("expected IN and one EXPR, got %d arguments (see strider slice --help)", c.NArg())
-	}
-	expr := c.Args().Get(1)
-	// Only a valid expression is pasted into the script: its grammar
-	// admits integers, names of constants and punctuation, nothing to run.
-	items, err := pylit.ParseIndex(expr)
-	if err != nil {
-		return usagef("%v", err)
-	}
-	for _, it := range items {
-		if c.String(orderFlag.Name) == "keep" && (it.Kind == pylit.IndexArray || it.Kind == pylit.IndexBoolArray) {
-			return keepOrderLists(expr)
-		}
-	}
-	a := s.load("a", c.Args().Get(0))
-	s.sliceNames(expr)
-	s.add("r = np.asarray(%s[%s], dtype=%s.dtype)  # a scalar result stays a 0-d array of the input's dtype", a, strings.Join(strings.Fields(expr), " "), a)
-	s.save(c, "r")
-	return nil
-}
-
-// sliceNames defines the names an index expression may use besides np.
-func (s *script) sliceNames(expr string) {
-	if strings.Contains(strings.ReplaceAll(strings.ReplaceAll(expr, "np.newaxis", ""), "numpy.newaxis", ""), "newaxis") {
-		s.add("newaxis = np.newaxis")
-	}
-	if strings.Contains(expr, "numpy.newaxis") {
-		s.add("numpy = np")
-	}
-}
-
-// indexScript adds the lines that make idx, the indices of gather or
-// gather-elements: a file, or a --index literal.
-func (s *script) indices(c *cli.Context, literalAllowed bool) error {
-	switch file, lit := c.IsSet(indicesFlag.Name), literalAllowed && c.IsSet("index"); {
-	case file && lit:
-		return usagef("give --indices or --index, not both")
-	case file:
-		s.load("idx", c.String(indicesFlag.Name))
-		s.add("if idx.dtype.kind not in 'iu':  # strider takes integer indices only (NumPy would take bools as 0 and 1)")
-		s.add("    raise TypeError(f'indices of dtype {idx.dtype} are not integers')")
-	case lit:
-		ix, err := pylit.ParseIndexArray(c.String("index"))
-		if err != nil {
-			return usagef("--index: %v", err)
-		}
-		s.importModule("numpy as np")
-		s.add("idx = np.array(%s, dtype=np.int64).reshape(%s)", pyNested(ix.Shape, ix.Ints), pyInts(ix.Shape))
-	case literalAllowed:
-		return usagef("missing --indices IDX.npy or --index LITERAL")
-	default:
-		return usagef("missing --indices IDX.npy")
-	}
-	return nil
-}
-
-func (s *script) gather(c *cli.Context) error {
-	spec, err := oneInput(c, "input IN")
-	if err != nil {
-		return err
-	}
-	mode, err := ops.ParseMode(c.String("mode"))
-	if err != nil {
-		return usagef("--%v", err)
-	}
-	modeName := c.String("mode")
-	axis, hasAxis := "None", c.IsSet(takeAxisFlag.Name)
-	if hasAxis {
-		a, err := axisValue(c)
-		if err != nil {
-			return err
-		}
-		axis = strconv.Itoa(a)
-	}
-	if s.lib == "torch" && mode != ops.Raise {
-		return usagef("--as-torch: PyTorch has no take with mode=%s; use --as-numpy", modeName)
-	}
-	a := s.load("a", spec)
-	if err := s.indices(c, true); err != nil {
-		return err
-	}
-	n := a + ".size"
-	if hasAxis {
-		n = fmt.Sprintf("%s.reshape(-1).shape[0] if %s.ndim == 0 else %s.shape[%s]", a, a, a, axis)
-	}
-	s.add("n = %s", n)
-	s.add("if idx.dtype.kind == 'u' and idx.dtype.itemsize == 8:  # NumPy will not cast uint64 indices; strider uses their exact values")
-	if mode == ops.Wrap {
-		s.add("    idx = (idx %% np.uint64(max(n, 1))).astype(np.int64)")
-	} else {
-		s.add("    idx = np.minimum(idx, np.uint64(2**63 - 1)).astype(np.int64)")
-	}
-	switch mode {
-	case ops.Raise:
-		s.add("if ((idx < -n) | (idx >= n)).any():  # strider checks the indices even when the result is empty")
-		s.add("    raise IndexError('index out of range')")
-	case ops.Wrap:
-		s.add("idx = idx %% max(n, 1)  # the same indices; NumPy's wrap subtracts n one step at a time")
-	}
-	if s.lib == "torch" {
-		s.toTorch("t", a)
-		s.add("i = torch.from_numpy(np.where(idx < 0, idx + n, idx).astype(np.int64))  # index_select takes no negative indices")
-		if !hasAxis {
-			s.add("r = %s", fromTorch("torch.take(t, i)", a))
-		} else {
-			s.add("ax = %s %% max(t.dim(), 1)", axis)
-			s.add("t = t.reshape(1) if t.dim() == 0 else t  # np.take ravels a 0-d array")
-			s.add("r = %s", fromTorch("torch.index_select(t, ax, i.reshape(-1)).reshape(t.shape[:ax] + i.shape + t.shape[ax + 1:])", a))
-		}
-	} else {
-		s.add("r = np.asarray(np.take(%s, idx, axis=%s, mode=%s), dtype=%s.dtype)  # a scalar result stays a 0-d array of the input's dtype", a, axis, pyStr(modeName), a)
-	}
-	s.save(c, "r")
-	return nil
-}
-
-func (s *script) gatherElements(c *cli.Context) error {
-	spec, err := oneInput(c, "input IN")
-	if err != nil {
-		return err
-	}
-	axis, err := axisValue(c)
-	if err != nil {
-		return err
-	}
-	a := s.load("a", spec)
-	if err := s.indices(c, false); err != nil {
-		return err
-	}
-	s.add("if not -%s.ndim <= %d < %s.ndim:", a, axis, a)
-	s.add("    raise np.AxisError(%d, %s.ndim)", axis, a)
-	s.add("ax = %d %% %s.ndim", axis, a)
-	s.add("if idx.ndim != %s.ndim or any(k > m for d, (k, m) in enumerate(zip(idx.shape, %s.shape)) if d != ax):", a, a)
-	s.add("    raise IndexError(f'index shape {idx.shape} does not fit input shape {%s.shape}')  # torch.gather's rule", a)
-	s.add("n = %s.shape[ax]", a)
-	s.add("if ((idx < -n) | (idx >= n)).any():  # strider checks the indices even when the result is empty")
-	s.add("    raise IndexError('index out of range')")
-	s.add("# torch.gather's shape rule: off the axis the indices may be shorter than the input")
-	s.add("a = a[tuple(slice(None) if d == ax else slice(0, k) for d, k in enumerate(idx.shape))]")
-	if s.lib == "torch" {
-		s.toTorch("t", a)
-		s.add("i = torch.from_numpy(np.where(idx < 0, idx + n, idx).astype(np.int64))  # torch.gather takes no negative indices")
-		s.add("r = %s", fromTorch("torch.gather(t, ax, i)", a))
-	} else {
-		s.add("r = np.take_along_axis(a, idx, axis=ax)")
-	}
-	s.save(c, "r")
-	return nil
-}
-
-func (s *script) sort(c *cli.Context) error {
-	spec, err := oneInput(c, "input IN")
-	if err != nil {
-		return err
-	}
-	axis, ord, idxPath, err := sortFlags(c)
-	if err != nil {
-		return err
-	}
-	desc, nans := ord.Descending, map[ops.NaNs]string{ops.NaNsFirst: "first", ops.NaNsLast: "last"}[ord.NaNs]
-	a := s.load("a", spec)
-	s.add("if %s.ndim == 0:  # no axis to sort along (np.argsort would answer 0)", a)
-	s.add("    raise np.AxisError(%d, 0)", axis)
-	if s.lib == "torch" {
-		s.toTorch("t", a)
-		s.add("idx = torch.sort(t, dim=%d, descending=%s, stable=True).indices.numpy()", axis, pyBool(desc))
-	} else if desc {
-		s.add("# stable descending, as torch.sort(descending=True, stable=True): equal elements keep their order")
-		s.add("n = %s.shape[%d]", a, axis)
-		s.add("idx = n - 1 - np.flip(np.argsort(np.flip(%s, axis=%d), axis=%d, kind='stable'), axis=%d)", a, axis, axis, axis)
-	} else {
-		s.add("idx = np.argsort(%s, axis=%d, kind='stable')", a, axis)
-	}
-	if nans == "first" && !desc || nans == "last" && desc {
-		key := "~nan"
-		if nans == "last" {
-			key = "nan"
-		}
-		s.add("# NaNs (in either part of a complex) moved %s, in the order the sort gave them", nans)
-		s.add("nan = np.take_along_axis(np.isnan(%s), idx, axis=%d)", a, axis)
-		s.add("idx = np.take_along_axis(idx, np.argsort(%s, axis=%d, kind='stable'), axis=%d)", key, axis, axis)
-	}
-	if c.Bool("argsort") {
-		s.save(c, "idx")
-		return nil
-	}
-	s.add("r = np.take_along_axis(%s, idx, axis=%d)", a, axis)
-	s.save(c, "r")
-	if idxPath != "" {
-		s.saveTo(idxPath, "idx")
-	}
-	return nil
-}
-
-func (s *script) compare(c *cli.Context) error {
-	if s.lib == "torch" {
-		return usagef("--as-torch: compare is numpy.testing.assert_allclose; use --as-numpy")
-	}
-	if c.NArg() != 2 {
-		return usagef("expected ACTUAL and DESIRED, got %d arguments (see strider compare --help)", c.NArg())
-	}
-	if done, err := s.compareArchives(c); done {
-		return err
-	}
-	x := s.load("x", c.Args().Get(0))
-	y := s.load("y", c.Args().Get(1))
-	if c.Bool("exact") {
-		s.add("# --exact: equal shape, dtype and bytes; an AssertionError exits 1, as strider does")
-		s.add("assert %s, 'the arrays differ'", exactTest(x, y))
-		return nil
-	}
-	s.add("# an AssertionError exits 1, as strider does when the arrays differ")
-	s.add("%s", allclose(c, x, y))
-	return nil
-}
-
-// exactTest is compare --exact's test of arrays x and y in Python.
-func exactTest(x, y string) string {
-	return fmt.Sprintf("%s.shape == %s.shape and %s.dtype == %s.dtype and %s.tobytes() == %s.tobytes()", x, y, x, y, x, y)
-}
-
-// allclose is compare's assertion on arrays x and y with the command's
-// tolerances.
-func allclose(c *cli.Context, x, y string) string {
-	return fmt.Sprintf("np.testing.assert_allclose(%s, %s, rtol=%s, atol=%s, equal_nan=%s)", x, y,
-		strconv.FormatFloat(c.Float64("rtol"), 'g', -1, 64), strconv.FormatFloat(c.Float64("atol"), 'g', -1, 64), pyBool(c.Bool("equal-nan")))
-}
-
 func pyBool(b bool) string {
 	if b {
 		return "True"
 	}
 	return "False"
-}
-
-// show prints a (or a[EXPR]) under np.printoptions with the options given.
-func (s *script) show(c *cli.Context) error {
-	if c.NArg() < 1 || c.NArg() > 2 {
-		return usagef("expected IN and at most one EXPR, got %d arguments (see strider show --help)", c.NArg())
-	}
-	if _, err := printOptions(c); err != nil {
-		return err
-	}
-	a := s.load("a", c.Args().Get(0))
-	if c.NArg() == 2 {
-		expr := c.Args().Get(1)
-		if _, err := pylit.ParseIndex(expr); err != nil {
-			return usagef("%v", err)
-		}
-		s.sliceNames(expr)
-		a = fmt.Sprintf("a[%s]", strings.Join(strings.Fields(expr), " "))
-	}
-	var kw []string
-	for _, f := range []*cli.StringFlag{precisionFlag, thresholdFlag, edgeItemsFlag, lineWidthFlag} {
-		if c.IsSet(f.Name) {
-			n, _ := parseInt(f.Name, c.String(f.Name))
-			kw = append(kw, fmt.Sprintf("%s=%d", f.Name, n))
-		}
-	}
-	if c.Bool(fullFlag.Name) {
-		s.importModule("sys")
-		kw = append(kw, "threshold=sys.maxsize")
-	}
-	if c.Bool(suppressFlag.Name) {
-		kw = append(kw, "suppress=True")
-	}
-	for _, f := range []*cli.StringFlag{floatModeFlag, signFlag, nanStrFlag, infStrFlag} {
-		if c.IsSet(f.Name) {
-			kw = append(kw, fmt.Sprintf("%s=%s", f.Name, pyStr(c.String(f.Name))))
-		}
-	}
-	what := a
-	if c.Bool(reprFlag.Name) {
-		what = "repr(" + a + ")"
-	}
-	s.add("with np.printoptions(%s):", strings.Join(kw, ", "))
-	s.add("    print(%s)", what)
-	return nil
-}
-
-// textTarget is where a text result goes: a path literal, or standard
-// output.
-func (s *script) textTarget(c *cli.Context) string {
-	if out := c.String(outputFlag.Name); out != "" && out != "-" {
-		return pyStr(out)
-	}
-	s.importModule("sys")
-	return "sys.stdout.buffer"
-}
-
-func (s *script) toText(c *cli.Context) error {
-	spec, err := oneInput(c, "input IN")
-	if err != nil {
-		return err
-	}
-	a := s.load("a", spec)
-	out := s.textTarget(c)
-	if c.Bool(textJSONFlag.Name) {
-		s.importModule("json")
-		if out == "sys.stdout.buffer" {
-			s.add("sys.stdout.buffer.write(json.dumps(%s.tolist()).encode())", a)
-		} else {
-			s.add("with open(%s, 'w') as f:", out)
-			s.add("    f.write(json.dumps(%s.tolist()))", a)
-		}
-		return nil
-	}
-	kw := []string{"fmt=" + pyStr(c.String("fmt"))}
-	switch {
-	case c.Bool(textCSVFlag.Name):
-		kw = append(kw, "delimiter=','")
-	case c.IsSet(textDelimiterFlag.Name):
-		kw = append(kw, "delimiter="+pyStr(c.String(textDelimiterFlag.Name)))
-	}
-	for _, name := range []string{"newline", "header", "footer"} {
-		if c.IsSet(name) {
-			kw = append(kw, name+"="+pyStr(c.String(name)))
-		}
-	}
-	if c.IsSet(textCommentsFlag.Name) {
-		kw = append(kw, "comments="+pyStr(c.String(textCommentsFlag.Name)))
-	}
-	s.add("np.savetxt(%s, %s, %s)", out, a, strings.Join(kw, ", "))
-	return nil
-}
-
-func (s *script) fromText(c *cli.Context) error {
-	spec, err := oneInput(c, "input IN (or - for standard input)")
-	if err != nil {
-		return err
-	}
-	if _, err := npy.ParseDescr(c.String("dtype")); err != nil {
-		return usagef("--dtype: %v", err)
-	}
-	s.importModule("numpy as np")
-	src := pyStr(spec)
-	if spec == "-" {
-		s.importModule("sys")
-		src = "sys.stdin"
-	} else {
-	}
-	dtype := pyStr(c.String("dtype"))
-	if c.Bool(textJSONFlag.Name) {
-		s.importModule("json")
-		if spec == "-" {
-			s.add("r = np.array(json.load(sys.stdin), dtype=%s)", dtype)
-		} else {
-			s.add("with open(%s) as f:", src)
-			s.add("    r = np.array(json.load(f), dtype=%s)", dtype)
-		}
-		s.save(c, "r")
-		return nil
-	}
-	kw := []string{"dtype=" + dtype}
-	switch {
-	case c.Bool(textCSVFlag.Name):
-		kw = append(kw, "delimiter=','")
-	case c.IsSet(textDelimiterFlag.Name):
-		kw = append(kw, "delimiter="+pyStr(c.String(textDelimiterFlag.Name)))
-	}
-	if c.IsSet(textCommentsFlag.Name) {
-		kw = append(kw, "comments="+pyStr(c.String(textCommentsFlag.Name)))
-	}
-	for _, name := range []string{"skiprows", "ndmin"} {
-		if c.IsSet(name) {
-			n, err := parseInt(name, c.String(name))
-			if err != nil {
-				return err
-			}
-			kw = append(kw, fmt.Sprintf("%s=%d", name, n))
-		}
-	}
-	if c.IsSet("usecols") {
-		cols, err := parseInts("usecols", c.String("usecols"))
-		if err != nil {
-			return err
-		}
-		kw = append(kw, "usecols="+pyInts(cols))
-	}
-	s.add("r = np.loadtxt(%s, %s)", src, strings.Join(kw, ", "))
-	s.save(c, "r")
-	return nil
-}
-
-func (s *script) stats(c *cli.Context) error {
-	if c.NArg() < 1 || c.NArg() > 2 {
-		return usagef("expected IN and at most one EXPR, got %d arguments (see strider stats --help)", c.NArg())
-	}
-	if c.Bool("json") {
-		return usagef("--as-numpy prints the text form of stats; leave out --json")
-	}
-	s.load("a", c.Args().Get(0))
-	if c.NArg() == 2 {
-		expr := c.Args().Get(1)
-		if _, err := pylit.ParseIndex(expr); err != nil {
-			return usagef("%v", err)
-		}
-		s.sliceNames(expr)
-		s.add("a = np.asarray(a[%s])", strings.Join(strings.Fields(expr), " "))
-	}
-	s.add("x = np.abs(a) if a.dtype.kind == 'c' else a  # complex: the statistics of the magnitude")
-	s.add("f = x.astype(np.float64)")
-	s.add("some = a.size and not np.isnan(f).all()  # else min and max are undefined, mean and std nan")
-	s.add("for k, v in [('shape', a.shape), ('dtype', a.dtype.name), ('count', a.size), ('nan', np.isnan(f).sum()),")
-	s.add("             ('posinf', np.isposinf(f).sum()), ('neginf', np.isneginf(f).sum()), ('zero', (f == 0).sum()),")
-	s.add("             ('min', np.nanmin(x) if some else 'undefined'), ('max', np.nanmax(x) if some else 'undefined'),")
-	s.add("             ('mean', np.nanmean(x, dtype=np.float64) if some else np.nan),")
-	s.add("             ('std', np.nanstd(x, dtype=np.float64) if some else np.nan)]:")
-	s.add("    print(f'{k:<8}{v!s}')  # str(): a float32 prints its own shortest digits")
-	return nil
 }

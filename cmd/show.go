@@ -233,3 +233,48 @@ func edgeElements(v ops.View, f dtype.Dtype, o npprint.Options) npprint.Array {
 	walk(0, v.Offset)
 	return a
 }
+
+// show prints a (or a[EXPR]) under np.printoptions with the options given.
+func (s *script) show(c *cli.Context) error {
+	if c.NArg() < 1 || c.NArg() > 2 {
+		return usagef("expected IN and at most one EXPR, got %d arguments (see strider show --help)", c.NArg())
+	}
+	if _, err := printOptions(c); err != nil {
+		return err
+	}
+	a := s.load("a", c.Args().Get(0))
+	if c.NArg() == 2 {
+		expr := c.Args().Get(1)
+		if _, err := pylit.ParseIndex(expr); err != nil {
+			return usagef("%v", err)
+		}
+		s.sliceNames(expr)
+		a = fmt.Sprintf("a[%s]", strings.Join(strings.Fields(expr), " "))
+	}
+	var kw []string
+	for _, f := range []*cli.StringFlag{precisionFlag, thresholdFlag, edgeItemsFlag, lineWidthFlag} {
+		if c.IsSet(f.Name) {
+			n, _ := parseInt(f.Name, c.String(f.Name))
+			kw = append(kw, fmt.Sprintf("%s=%d", f.Name, n))
+		}
+	}
+	if c.Bool(fullFlag.Name) {
+		s.importModule("sys")
+		kw = append(kw, "threshold=sys.maxsize")
+	}
+	if c.Bool(suppressFlag.Name) {
+		kw = append(kw, "suppress=True")
+	}
+	for _, f := range []*cli.StringFlag{floatModeFlag, signFlag, nanStrFlag, infStrFlag} {
+		if c.IsSet(f.Name) {
+			kw = append(kw, fmt.Sprintf("%s=%s", f.Name, pyStr(c.String(f.Name))))
+		}
+	}
+	what := a
+	if c.Bool(reprFlag.Name) {
+		what = "repr(" + a + ")"
+	}
+	s.add("with np.printoptions(%s):", strings.Join(kw, ", "))
+	s.add("    print(%s)", what)
+	return nil
+}

@@ -85,3 +85,41 @@ func runSlice(c *cli.Context) error {
 func keepOrderLists(expr string) error {
 	return usagef("--order keep: %q has list indices, so its result is not a view; only views (integers, slices, ..., None) keep their order", expr)
 }
+
+// slice writes a[EXPR] (NumPy only).
+func (s *script) slice(c *cli.Context) error {
+	torch := s.lib == "torch"
+	if torch {
+		return usagef("--as-torch: PyTorch's indexing is not NumPy's in every case (boolean scalars, lists apart); use --as-numpy")
+	}
+	if c.NArg() != 2 {
+		return usagef("expected IN and one EXPR, got %d arguments (see strider slice --help)", c.NArg())
+	}
+	expr := c.Args().Get(1)
+	// Only a valid expression is pasted into the script: its grammar
+	// admits integers, names of constants and punctuation, nothing to run.
+	items, err := pylit.ParseIndex(expr)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	for _, it := range items {
+		if c.String(orderFlag.Name) == "keep" && (it.Kind == pylit.IndexArray || it.Kind == pylit.IndexBoolArray) {
+			return keepOrderLists(expr)
+		}
+	}
+	a := s.load("a", c.Args().Get(0))
+	s.sliceNames(expr)
+	s.add("r = np.asarray(%s[%s], dtype=%s.dtype)  # a scalar result stays a 0-d array of the input's dtype", a, strings.Join(strings.Fields(expr), " "), a)
+	s.save("r")
+	return nil
+}
+
+// sliceNames defines the names an index expression may use besides np.
+func (s *script) sliceNames(expr string) {
+	if strings.Contains(strings.ReplaceAll(strings.ReplaceAll(expr, "np.newaxis", ""), "numpy.newaxis", ""), "newaxis") {
+		s.add("newaxis = np.newaxis")
+	}
+	if strings.Contains(expr, "numpy.newaxis") {
+		s.add("numpy = np")
+	}
+}

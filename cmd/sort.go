@@ -3,7 +3,6 @@ package cmd
 import (
 	"os"
 	"path/filepath"
-	"sync/atomic"
 
 	"github.com/urfave/cli/v2"
 
@@ -12,7 +11,7 @@ import (
 	"strider/ops"
 )
 
-var sortCommand = &cli.Command{
+var sortCommand = newCommand(&cli.Command{
 	Name:      "sort",
 	Usage:     "stable sort along an axis (numpy.sort kind=stable, torch.sort stable=True)",
 	ArgsUsage: "IN",
@@ -40,118 +39,149 @@ Examples:
 		&cli.StringFlag{Name: "indices", Usage: "also write the int64 indices to `OUT.npy`"},
 		&cli.BoolFlag{Name: "argsort", Usage: "write only the int64 indices"},
 	),
-	Action: runSort,
+}, parseSort)
+
+// sortJob is sort's command line.
+type sortJob struct {
+	in      string
+	axis    int // as given, not yet checked against the input
+	ord     ops.Order
+	idxPath string // --indices; "" without it
+	argsort bool
 }
 
-// sortFlags reads sort's flags: the axis as given, the order, and the path
-// of --indices ("" without it).
-func sortFlags(c *cli.Context) (axis int, ord ops.Order, idxPath string, err error) {
-	if axis, err = axisValue(c); err != nil {
-		return 0, ord, "", err
+func parseSort(c *cli.Context) (job, error) {
+	j := sortJob{argsort: c.Bool("argsort")}
+	var err error
+	if j.in, err = oneInput(c, "input IN"); err != nil {
+		return nil, err
 	}
-	ord.Descending = c.Bool("descending")
+	if j.axis, err = axisValue(c); err != nil {
+		return nil, err
+	}
+	j.ord.Descending = c.Bool("descending")
 	switch n := c.String("nans"); {
 	case !c.IsSet("nans"):
 	case n == "first":
-		ord.NaNs = ops.NaNsFirst
+		j.ord.NaNs = ops.NaNsFirst
 	case n == "last":
-		ord.NaNs = ops.NaNsLast
+		j.ord.NaNs = ops.NaNsLast
 	default:
-		return 0, ord, "", usagef("--nans %q is not first or last", n)
+		return nil, usagef("--nans %q is not first or last", n)
 	}
 	if c.IsSet("indices") {
-		if c.Bool("argsort") {
-			return 0, ord, "", usagef("give --indices FILE or --argsort, not both")
+		if j.argsort {
+			return nil, usagef("give --indices FILE or --argsort, not both")
 		}
-		if idxPath = c.String("indices"); idxPath == "" {
-			return 0, ord, "", usagef("--indices needs a path (or - for standard output)")
+		if j.idxPath = c.String("indices"); j.idxPath == "" {
+			return nil, usagef("--indices needs a path (or - for standard output)")
 		}
 	}
-	return axis, ord, idxPath, nil
+	return j, nil
 }
 
-func runSort(c *cli.Context) error {
-	spec, err := oneInput(c, "input IN")
-	if err != nil {
-		return err
-	}
-	opt, err := options(c)
-	if err != nil {
-		return err
-	}
-	a, ord, idxPath, err := sortFlags(c)
-	if err != nil {
-		return err
-	}
-	in, err := openInput(c, spec, npy.AccessAllLater)
+func (j sortJob) run(e *env) error {
+	in, err := e.openInput(j.in, npy.AccessAllLater)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
 	v := in.view
-	axis, err := ops.NormalizeAxis(a, len(v.Shape))
+	axis, err := ops.NormalizeAxis(j.axis, len(v.Shape))
 	if err != nil {
 		return err
 	}
-	if _, onCPU := opt.eng.(cpu); onCPU {
-		withIdx := idxPath != "" || c.Bool("argsort")
-		scratch := ops.SortScratch(v.Shape, axis, in.Dtype, withIdx, opt.Options)
+	if _, onCPU := e.eng.(cpu); onCPU {
+		withIdx := j.idxPath != "" || j.argsort
+		scratch := ops.SortScratch(v.Shape, axis, in.Dtype, withIdx, e.Options)
 		if err := npy.CheckMemory("the sort's scratch space", scratch); err != nil {
 			return err
 		}
 	}
-
 	switch {
-	case c.Bool("argsort"):
-		return writeResult(c, opt, dtype.Int64, v.Shape, func(dst []byte, o ops.Options) error {
+	case j.argsort:
+		return e.writeResult(dtype.Int64, v.Shape, func(dst []byte, o ops.Options) error {
 			in.Prefetch()
-			return opt.eng.Sort(nil, dst, v, axis, in.Dtype, ord, o)
+			return e.eng.Sort(nil, dst, v, axis, in.Dtype, j.ord, o)
 		})
-	case idxPath == "":
-		return writeResult(c, opt, in.Dtype, v.Shape, func(dst []byte, o ops.Options) error {
+	case j.idxPath == "":
+		return e.writeResult(in.Dtype, v.Shape, func(dst []byte, o ops.Options) error {
 			in.Prefetch()
-			return opt.eng.Sort(dst, nil, v, axis, in.Dtype, ord, o)
+			return e.eng.Sort(dst, nil, v, axis, in.Dtype, j.ord, o)
 		})
 	}
-	return sortTwo(c, in, axis, ord, opt, idxPath)
+	return j.sortTwo(e, in, axis)
 }
 
-// sortTwo writes the values to the output and the indices to idxPath. Both
-// are created (so a bad path or a full disk fails) before the sort runs and
-// committed only after it, together: both are replaced or neither is
-// (standard output, which cannot be taken back, goes first).
-func sortTwo(c *cli.Context, in input, axis int, ord ops.Order, opt settings, idxPath string) error {
-	valPath, err := outputPath(c)
+// sortTwo writes the values to the output and the indices to --indices,
+// both or neither.
+func (j sortJob) sortTwo(e *env, in input, axis int) error {
+	valPath, err := e.outputPath()
 	if err != nil {
 		return err
 	}
-	if valPath == "-" && idxPath == "-" {
+	if valPath == "-" && j.idxPath == "-" {
 		return usagef("the values and --indices cannot both go to standard output; use -o FILE")
 	}
-	if valPath != "-" && idxPath != "-" && samePath(npy.OutputFile(valPath), npy.OutputFile(idxPath)) {
-		return usagef("--indices %s is also the output file", idxPath)
+	if valPath != "-" && j.idxPath != "-" && samePath(npy.OutputFile(valPath), npy.OutputFile(j.idxPath)) {
+		return usagef("--indices %s is also the output file", j.idxPath)
 	}
-	vals, err := npy.Create(valPath, c.App.Writer, in.Dtype, in.view.Shape)
+	var outs outputSet
+	defer outs.abort()
+	vals, err := outs.create(e, valPath, in.Dtype, in.view.Shape)
 	if err != nil {
 		return err
 	}
-	defer vals.Abort()
-	idx, err := npy.Create(idxPath, c.App.Writer, dtype.Int64, in.view.Shape)
+	idx, err := outs.create(e, j.idxPath, dtype.Int64, in.view.Shape)
 	if err != nil {
 		return err
 	}
-	defer idx.Abort()
 	in.Prefetch()
-
-	var done atomic.Int64
-	stop := startProgress(c, int64(len(vals.Data)+len(idx.Data)), &done)
-	opt.Done = &done
-	err = opt.eng.Sort(vals.Data, idx.Data, in.view, axis, in.Dtype, ord, opt.Options)
-	stop()
+	err = e.withProgress(int64(len(vals)+len(idx)), func(o ops.Options) error {
+		return e.eng.Sort(vals, idx, in.view, axis, in.Dtype, j.ord, o)
+	})
 	if err != nil {
 		return err
 	}
-	return npy.CommitAll(vals, idx)
+	return outs.commit()
+}
+
+// script writes np.argsort (or torch.sort) and takes the values by it.
+func (j sortJob) script(s *script) error {
+	axis, ord, idxPath := j.axis, j.ord, j.idxPath
+	desc, nans := ord.Descending, map[ops.NaNs]string{ops.NaNsFirst: "first", ops.NaNsLast: "last"}[ord.NaNs]
+	a := s.load("a", j.in)
+	s.add("if %s.ndim == 0:  # no axis to sort along (np.argsort would answer 0)", a)
+	s.add("    raise np.AxisError(%d, 0)", axis)
+	if s.lib == "torch" {
+		s.toTorch("t", a)
+		s.add("idx = torch.sort(t, dim=%d, descending=%s, stable=True).indices.numpy()", axis, pyBool(desc))
+	} else if desc {
+		s.add("# stable descending, as torch.sort(descending=True, stable=True): equal elements keep their order")
+		s.add("n = %s.shape[%d]", a, axis)
+		s.add("idx = n - 1 - np.flip(np.argsort(np.flip(%s, axis=%d), axis=%d, kind='stable'), axis=%d)", a, axis, axis, axis)
+	} else {
+		s.add("idx = np.argsort(%s, axis=%d, kind='stable')", a, axis)
+	}
+	if nans == "first" && !desc || nans == "last" && desc {
+		key := "~nan"
+		if nans == "last" {
+			key = "nan"
+		}
+		s.add("# NaNs (in either part of a complex) moved %s, in the order the sort gave them", nans)
+		s.add("nan = np.take_along_axis(np.isnan(%s), idx, axis=%d)", a, axis)
+		s.add("idx = np.take_along_axis(idx, np.argsort(%s, axis=%d, kind='stable'), axis=%d)", key, axis, axis)
+	}
+	if j.argsort {
+		s.save("idx")
+		return nil
+	}
+	s.add("r = np.take_along_axis(%s, idx, axis=%d)", a, axis)
+	s.save("r")
+	if idxPath != "" {
+		s.saveTo(idxPath, "idx")
+	}
+	return nil
 }
 
 // samePath reports whether two output paths name the same file.

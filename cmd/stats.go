@@ -200,3 +200,31 @@ func statsJSON(shape []int, d dtype.Dtype, s ops.Summary) []byte {
 		strings.Join(dims, ","), d.Name(), s.Count, s.NaN, s.PosInf, s.NegInf, s.Zero,
 		lo.json, hi.json, statsJSONFloat(s.Mean), statsJSONFloat(s.Std))
 }
+
+func (s *script) stats(c *cli.Context) error {
+	if c.NArg() < 1 || c.NArg() > 2 {
+		return usagef("expected IN and at most one EXPR, got %d arguments (see strider stats --help)", c.NArg())
+	}
+	if c.Bool("json") {
+		return usagef("--as-numpy prints the text form of stats; leave out --json")
+	}
+	s.load("a", c.Args().Get(0))
+	if c.NArg() == 2 {
+		expr := c.Args().Get(1)
+		if _, err := pylit.ParseIndex(expr); err != nil {
+			return usagef("%v", err)
+		}
+		s.sliceNames(expr)
+		s.add("a = np.asarray(a[%s])", strings.Join(strings.Fields(expr), " "))
+	}
+	s.add("x = np.abs(a) if a.dtype.kind == 'c' else a  # complex: the statistics of the magnitude")
+	s.add("f = x.astype(np.float64)")
+	s.add("some = a.size and not np.isnan(f).all()  # else min and max are undefined, mean and std nan")
+	s.add("for k, v in [('shape', a.shape), ('dtype', a.dtype.name), ('count', a.size), ('nan', np.isnan(f).sum()),")
+	s.add("             ('posinf', np.isposinf(f).sum()), ('neginf', np.isneginf(f).sum()), ('zero', (f == 0).sum()),")
+	s.add("             ('min', np.nanmin(x) if some else 'undefined'), ('max', np.nanmax(x) if some else 'undefined'),")
+	s.add("             ('mean', np.nanmean(x, dtype=np.float64) if some else np.nan),")
+	s.add("             ('std', np.nanstd(x, dtype=np.float64) if some else np.nan)]:")
+	s.add("    print(f'{k:<8}{v!s}')  # str(): a float32 prints its own shortest digits")
+	return nil
+}

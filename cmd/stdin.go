@@ -12,15 +12,6 @@ import (
 // input, so that Run drains what it left unread.
 var stdinUsed atomic.Bool
 
-// stdinFor returns the app's standard input for npy.Open, noting its use
-// when spec names it.
-func stdinFor(c *cli.Context, spec string) *os.File {
-	if spec == "-" {
-		stdinUsed.Store(true)
-	}
-	return appStdin(c.App)
-}
-
 // appStdin is app.Reader as the file npy reads standard input from (it
 // stats it, and maps or reads it as a file or a stream): os.Stdin unless
 // the app was given another file.

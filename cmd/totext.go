@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -173,35 +174,48 @@ func checkTextRoom(c *cli.Context, n int64) error {
 	return nil
 }
 
-// writeText lets write produce the text into -o PATH, atomically, or onto
-// standard output (a terminal too: text is what it is for).
-func writeText(c *cli.Context, write func(io.Writer) error) error {
-	path := "-"
-	if c.IsSet(outputFlag.Name) {
-		if path = c.String(outputFlag.Name); path == "" {
-			return usagef("--output needs a path (or - for standard output)")
-		}
+// textTarget is where a text result goes: a path literal, or standard
+// output.
+func (s *script) textTarget(c *cli.Context) string {
+	if out := c.String(outputFlag.Name); out != "" && out != "-" {
+		return pyStr(out)
 	}
-	out, err := npy.CreateRaw(path, c.App.Writer, 0)
-	if err != nil {
-		return err
-	}
-	defer out.Abort()
-	if err := write(out); err != nil {
-		return err
-	}
-	return out.Commit()
+	s.importModule("sys")
+	return "sys.stdout.buffer"
 }
 
-// cpuOptions is options for a command that has no GPU kernel: --device
-// cuda is refused rather than silently run on the CPU.
-func cpuOptions(c *cli.Context) (settings, error) {
-	opt, err := options(c)
+func (s *script) toText(c *cli.Context) error {
+	spec, err := oneInput(c, "input IN")
 	if err != nil {
-		return settings{}, err
+		return err
 	}
-	if _, onCPU := opt.eng.(cpu); !onCPU {
-		return settings{}, usagef("--device cuda: %s has no GPU kernel yet; use --device cpu", c.Command.Name)
+	a := s.load("a", spec)
+	out := s.textTarget(c)
+	if c.Bool(textJSONFlag.Name) {
+		s.importModule("json")
+		if out == "sys.stdout.buffer" {
+			s.add("sys.stdout.buffer.write(json.dumps(%s.tolist()).encode())", a)
+		} else {
+			s.add("with open(%s, 'w') as f:", out)
+			s.add("    f.write(json.dumps(%s.tolist()))", a)
+		}
+		return nil
 	}
-	return opt, nil
+	kw := []string{"fmt=" + pyStr(c.String("fmt"))}
+	switch {
+	case c.Bool(textCSVFlag.Name):
+		kw = append(kw, "delimiter=','")
+	case c.IsSet(textDelimiterFlag.Name):
+		kw = append(kw, "delimiter="+pyStr(c.String(textDelimiterFlag.Name)))
+	}
+	for _, name := range []string{"newline", "header", "footer"} {
+		if c.IsSet(name) {
+			kw = append(kw, name+"="+pyStr(c.String(name)))
+		}
+	}
+	if c.IsSet(textCommentsFlag.Name) {
+		kw = append(kw, "comments="+pyStr(c.String(textCommentsFlag.Name)))
+	}
+	s.add("np.savetxt(%s, %s, %s)", out, a, strings.Join(kw, ", "))
+	return nil
 }

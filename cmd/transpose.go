@@ -7,7 +7,7 @@ import (
 	"strider/ops"
 )
 
-var transposeCommand = &cli.Command{
+var transposeCommand = newCommand(&cli.Command{
 	Name:      "transpose",
 	Usage:     "permute the axes (numpy.transpose, torch.permute)",
 	ArgsUsage: "IN",
@@ -25,33 +25,58 @@ Examples:
 		orderFlag,
 		&cli.StringFlag{Name: "axes", Aliases: []string{"perm", "dims"}, Usage: "new order of the axes, e.g. `1,0,2` (default: reversed)"},
 	),
-	Action: runTranspose,
+}, parseTranspose)
+
+// transposeJob is transpose's command line.
+type transposeJob struct {
+	in   string
+	axes []int // nil: reversed
 }
 
-func runTranspose(c *cli.Context) error {
-	spec, err := oneInput(c, "input IN")
-	if err != nil {
-		return err
+func parseTranspose(c *cli.Context) (job, error) {
+	var j transposeJob
+	var err error
+	if j.in, err = oneInput(c, "input IN"); err != nil {
+		return nil, err
 	}
-	opt, err := options(c)
-	if err != nil {
-		return err
-	}
-	var axes []int
 	if c.IsSet("axes") {
-		if axes, err = parseInts("axes", c.String("axes")); err != nil {
-			return err
+		if j.axes, err = parseInts("axes", c.String("axes")); err != nil {
+			return nil, err
 		}
 	}
-	in, err := openInput(c, spec, npy.AccessAllLater)
+	return j, nil
+}
+
+func (j transposeJob) run(e *env) error {
+	in, err := e.openInput(j.in, npy.AccessAllLater)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	perm, err := ops.NormalizePerm(axes, len(in.view.Shape))
+	perm, err := ops.NormalizePerm(j.axes, len(in.view.Shape))
 	if err != nil {
 		return err
 	}
-	opt.readAhead = in.Array
-	return writeView(c, in.Dtype, in.view.Permute(perm), opt)
+	e.readAhead = in.Array
+	return e.writeView(in.Dtype, in.view.Permute(perm))
+}
+
+// script writes np.transpose / torch.permute.
+func (j transposeJob) script(s *script) error {
+	axes := "None"
+	if j.axes != nil {
+		axes = pyInts(j.axes)
+	}
+	a := s.load("a", j.in)
+	if s.lib == "torch" {
+		s.toTorch("t", a)
+		if j.axes == nil {
+			axes = "tuple(reversed(range(t.dim())))"
+		}
+		s.add("r = %s", fromTorch("t.permute("+axes+")", a))
+	} else {
+		s.add("r = np.transpose(%s, axes=%s)", a, axes)
+	}
+	s.save("r")
+	return nil
 }

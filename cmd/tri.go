@@ -141,3 +141,27 @@ func indexDtype(s string) (dtype.Dtype, error) {
 	}
 	return d, nil
 }
+
+// tri writes tril-indices and triu-indices: np.tril_indices / torch.tril_indices.
+func (s *script) tri(c *cli.Context) error {
+	torch := s.lib == "torch"
+	name := c.Command.Name
+	rows, cols, k, d, err := triArgs(c)
+	if err != nil {
+		return err
+	}
+	fn := strings.TrimSuffix(name, "-indices")
+	s.importModule("numpy as np")
+	if kc := max(-rows, min(cols, k)); kc != k {
+		s.add("# offset %d clamped to %d: any offset past a corner gives the same triangle, and NumPy's is a C long", k, kc)
+		k = kc
+	}
+	if torch {
+		s.importModule("torch")
+		s.add("r = torch.%s_indices(%d, %d, %d, dtype=torch.%s).numpy()", fn, rows, cols, k, d.Name())
+	} else {
+		s.add("r = np.stack(np.%s_indices(%d, %d, %d)).astype(np.%s)", fn, rows, k, cols, d.Name())
+	}
+	s.save("r")
+	return nil
+}

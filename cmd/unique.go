@@ -191,7 +191,7 @@ func (s *script) uniqueConsecutive(c *cli.Context) error {
 		s.add("inv = inv.reshape(%s.shape) if axis is None else inv", a)
 		s.add("cnt = np.diff(np.append(starts, len(rows))).astype(np.int64)")
 	}
-	s.save(c, "r")
+	s.save("r")
 	for _, f := range []struct{ flag, name string }{{"inverse", "inv"}, {"counts", "cnt"}} {
 		if c.IsSet(f.flag) {
 			s.add("np.save(%s, np.asarray(%s, dtype='<i8'))", s.target(c.String(f.flag)), f.name)
