@@ -93,9 +93,11 @@ func options(c *cli.Context) (settings, error) {
 	default:
 		return settings{}, usagef("--order %q is not C or keep", o)
 	}
-	switch d := c.String("device"); d {
-	case "cpu":
-	case "cuda":
+	switch d := c.String("device"); {
+	case d == "cpu":
+	case !slices.Contains(c.Command.Flags, cli.Flag(deviceFlag)):
+		// A command without --device (show, info) runs on the CPU.
+	case d == "cuda":
 		eng, err := gpu()
 		if err != nil {
 			return settings{}, err
