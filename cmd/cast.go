@@ -10,7 +10,7 @@ import (
 	"strider/ops"
 )
 
-var castCommand = &cli.Command{
+var castCommand = newCommand(&cli.Command{
 	Name:      "cast",
 	Usage:     "convert to another dtype (ndarray.astype)",
 	ArgsUsage: "IN",
@@ -33,47 +33,46 @@ Examples:
 		&cli.StringFlag{Name: "dtype", Usage: "target dtype `D` (float32, <i8, >f4, bool, complex128, ...)"},
 		&cli.StringFlag{Name: "casting", Value: "unsafe", Usage: "`RULE`: no, equiv, safe, same_kind or unsafe"},
 	),
-	Action: runCast,
+}, parseCast)
+
+// castJob is cast's command line.
+type castJob struct {
+	in   string
+	to   dtype.Dtype
+	rule string // --casting, one of dtype.Castings
 }
 
-// castArgs reads IN, --dtype and --casting.
-func castArgs(c *cli.Context) (spec string, to dtype.Dtype, rule string, err error) {
-	if spec, err = oneInput(c, "input IN"); err != nil {
-		return "", to, "", err
+func parseCast(c *cli.Context) (job, error) {
+	var j castJob
+	var err error
+	if j.in, err = oneInput(c, "input IN"); err != nil {
+		return nil, err
 	}
 	if !c.IsSet("dtype") {
-		return "", to, "", usagef("missing --dtype D (see strider cast --help)")
+		return nil, usagef("missing --dtype D (see strider cast --help)")
 	}
-	if to, err = npy.ParseDescr(c.String("dtype")); err != nil {
-		return "", to, "", usagef("--dtype: %v", err)
+	if j.to, err = npy.ParseDescr(c.String("dtype")); err != nil {
+		return nil, usagef("--dtype: %v", err)
 	}
-	if rule = c.String("casting"); !slices.Contains(dtype.Castings, rule) {
-		return "", to, "", usagef("--casting %q is not no, equiv, safe, same_kind or unsafe", rule)
+	if j.rule = c.String("casting"); !slices.Contains(dtype.Castings, j.rule) {
+		return nil, usagef("--casting %q is not no, equiv, safe, same_kind or unsafe", j.rule)
 	}
-	return spec, to, rule, nil
+	return j, nil
 }
 
-func runCast(c *cli.Context) error {
-	spec, to, rule, err := castArgs(c)
-	if err != nil {
-		return err
-	}
-	opt, err := options(c)
-	if err != nil {
-		return err
-	}
-	in, err := openInput(c, spec, npy.AccessAllLater)
+func (j castJob) run(e *env) error {
+	in, err := e.openInput(j.in, npy.AccessAllLater)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	if !canCastInput(in, to, rule) {
+	if !canCastInput(in, j.to, j.rule) {
 		return usagef("cannot cast array data from dtype(%s) to dtype(%s) according to the rule %s",
-			pyStr(dtypeString(in.Dtype)), pyStr(dtypeString(to)), pyStr(rule))
+			pyStr(dtypeString(in.Dtype)), pyStr(dtypeString(j.to)), pyStr(j.rule))
 	}
-	opt.readAhead = in.Array
-	return writeOutput(c, opt, to, in.view.Shape, false, viewPieces(in.view, to.Size, opt, func(dst []byte, p ops.View, o ops.Options) error {
-		return opt.eng.Cast(dst, to, p, in.Dtype, o)
+	e.readAhead = in.Array
+	return e.writeOutput(j.to, in.view.Shape, false, viewPieces(in.view, j.to.Size, e.settings, func(dst []byte, p ops.View, o ops.Options) error {
+		return e.eng.Cast(dst, j.to, p, in.Dtype, o)
 	}))
 }
 
@@ -87,16 +86,13 @@ func canCastInput(in input, to dtype.Dtype, rule string) bool {
 	return dtype.CanCast(in.Dtype, to, rule)
 }
 
-// cast writes cast's --as-numpy script: astype with the rule.
-func (s *script) cast(c *cli.Context) error {
-	spec, to, rule, err := castArgs(c)
-	if err != nil {
-		return err
-	}
+// script writes cast's --as-numpy script: astype with the rule.
+func (j castJob) script(s *script) error {
+	to, rule := j.to, j.rule
 	if s.lib == "torch" {
 		return usagef("--as-torch: PyTorch has no casting rules nor every dtype; use --as-numpy")
 	}
-	a := s.load("a", spec)
+	a := s.load("a", j.in)
 	target := pyStr(to.Descr())
 	if rule == "unsafe" && to.Kind == 'u' && to.Size == 4 {
 		// NumPy's contiguous float-to-uint32 loop differs from its element

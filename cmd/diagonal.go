@@ -9,7 +9,7 @@ import (
 	"strider/ops"
 )
 
-var diagonalCommand = &cli.Command{
+var diagonalCommand = newCommand(&cli.Command{
 	Name:      "diagonal",
 	Usage:     "take diagonals (numpy.diagonal, torch.diagonal)",
 	ArgsUsage: "IN",
@@ -29,57 +29,47 @@ Examples:
 		&cli.StringFlag{Name: "axis1", Aliases: []string{"dim1"}, Value: "0", Usage: "first axis `A` of the 2-d planes"},
 		&cli.StringFlag{Name: "axis2", Aliases: []string{"dim2"}, Value: "1", Usage: "second axis `B` of the 2-d planes"},
 	),
-	Action: runDiagonal,
+}, parseDiagonal)
+
+// diagonalJob is diagonal's command line.
+type diagonalJob struct {
+	in                   string
+	offset, axis1, axis2 int // as given, not yet checked against the input
 }
 
-func runDiagonal(c *cli.Context) error {
-	spec, err := oneInput(c, "input IN")
-	if err != nil {
-		return err
-	}
-	opt, err := options(c)
-	if err != nil {
-		return err
+func parseDiagonal(c *cli.Context) (job, error) {
+	var j diagonalJob
+	var err error
+	if j.in, err = oneInput(c, "input IN"); err != nil {
+		return nil, err
 	}
 	var k [3]int
 	for i, name := range []string{"offset", "axis1", "axis2"} {
 		if k[i], err = parseInt(name, c.String(name)); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return writeSparse(c, spec, opt, func(v ops.View) (ops.View, error) {
-		return v.Diagonal(k[0], k[1], k[2])
+	j.offset, j.axis1, j.axis2 = k[0], k[1], k[2]
+	return j, nil
+}
+
+func (j diagonalJob) run(e *env) error {
+	return e.writeSparse(j.in, func(v ops.View) (ops.View, error) {
+		return v.Diagonal(j.offset, j.axis1, j.axis2)
 	})
 }
 
-// diagonal writes np.diagonal / torch.diagonal.
-func (s *script) diagonal(c *cli.Context) error {
-	torch := s.lib == "torch"
-	intFlag := func(name string) (int, error) { return parseInt(name, c.String(name)) }
-	spec, err := oneInput(c, "input IN")
-	if err != nil {
-		return err
-	}
-	k, err := intFlag("offset")
-	if err != nil {
-		return err
-	}
-	a1, err := intFlag("axis1")
-	if err != nil {
-		return err
-	}
-	a2, err := intFlag("axis2")
-	if err != nil {
-		return err
-	}
-	a := s.load("a", spec)
+// script writes np.diagonal / torch.diagonal.
+func (j diagonalJob) script(s *script) error {
+	k, a1, a2 := j.offset, j.axis1, j.axis2
+	a := s.load("a", j.in)
 	off := strconv.Itoa(k)
 	if k >= 1<<31-1 || k <= -(1<<31-1) {
 		// NumPy's offset is a C int; any offset past a corner gives the same empty diagonal.
 		off = fmt.Sprintf("max(-%s.shape[%d], min(%s.shape[%d], %d))", a, a1, a, a2, k)
 		s.add("# the offset is clamped to the corners: NumPy takes a 32-bit offset, and any offset past a corner is empty")
 	}
-	if torch {
+	if s.lib == "torch" {
 		s.toTorch("t", a)
 		s.add("r = %s", fromTorch(fmt.Sprintf("torch.diagonal(t, offset=%s, dim1=%d, dim2=%d)", off, a1, a2), a))
 	} else {

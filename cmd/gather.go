@@ -6,12 +6,11 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"strider/internal/pylit"
 	"strider/npy"
 	"strider/ops"
 )
 
-var gatherCommand = &cli.Command{
+var gatherCommand = newCommand(&cli.Command{
 	Name:      "gather",
 	Usage:     "take elements along an axis (numpy.take, ONNX Gather, torch.index_select)",
 	ArgsUsage: "IN",
@@ -33,87 +32,83 @@ Examples:
 		takeAxisFlag,
 		&cli.StringFlag{Name: "mode", Value: "raise", Usage: "out-of-range indices: `raise`, wrap or clip"},
 	),
-	Action: runGather,
+}, parseGather)
+
+// gatherJob is gather's command line.
+type gatherJob struct {
+	in      string
+	idx     indexSource
+	mode    ops.Mode
+	axis    int  // as given, not yet checked against the input
+	hasAxis bool // --axis given; without it the input is flattened
 }
 
-// indexSource reads --indices or --index, exactly one of them.
-func indexSource(c *cli.Context, literalAllowed bool) (indexArray, error) {
-	file, lit := c.IsSet(indicesFlag.Name), literalAllowed && c.IsSet("index")
-	switch {
-	case file && lit:
-		return indexArray{}, usagef("give --indices or --index, not both")
-	case file:
-		return readIndexFile(c, c.String(indicesFlag.Name))
-	case lit:
-		return parseIndexLiteral(c.String("index"))
-	case literalAllowed:
-		return indexArray{}, usagef("missing --indices IDX.npy or --index LITERAL")
+func parseGather(c *cli.Context) (job, error) {
+	var j gatherJob
+	var err error
+	if j.in, err = oneInput(c, "input IN"); err != nil {
+		return nil, err
 	}
-	return indexArray{}, usagef("missing --indices IDX.npy")
+	if j.mode, err = ops.ParseMode(c.String("mode")); err != nil {
+		return nil, usagef("--%v", err)
+	}
+	if j.idx, err = parseIndexSource(c, true); err != nil {
+		return nil, err
+	}
+	if j.hasAxis = c.IsSet(takeAxisFlag.Name); j.hasAxis {
+		if j.axis, err = axisValue(c); err != nil {
+			return nil, err
+		}
+	}
+	return j, nil
 }
 
-func runGather(c *cli.Context) error {
-	spec, err := oneInput(c, "input IN")
-	if err != nil {
-		return err
-	}
-	opt, err := options(c)
-	if err != nil {
-		return err
-	}
-	mode, err := ops.ParseMode(c.String("mode"))
-	if err != nil {
-		return usagef("--%v", err)
-	}
-	ix, err := indexSource(c, true)
+func (j gatherJob) run(e *env) error {
+	ix, err := j.idx.open(e)
 	if err != nil {
 		return err
 	}
 	defer ix.close()
-	in, err := openInput(c, spec, npy.AccessSparse)
+	in, err := e.openInput(j.in, npy.AccessSparse)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
 	v := in.view
 
-	if !c.IsSet(takeAxisFlag.Name) {
-		idx, err := ix.resolve(v.Count(), 0, mode)
+	if !j.hasAxis {
+		idx, err := ix.resolve(v.Count(), 0, j.mode)
 		if err != nil {
 			return err
 		}
 		r := result{whole: func(dst []byte, o ops.Options) error {
-			return opt.eng.TakeFlat(dst, v, idx, o)
+			return e.eng.TakeFlat(dst, v, idx, o)
 		}}
 		r.inParts(len(idx), v.Elem, func(dst []byte, lo, hi int, o ops.Options) error {
-			return opt.eng.TakeFlat(dst, v, idx[lo:hi], o)
+			return e.eng.TakeFlat(dst, v, idx[lo:hi], o)
 		})
-		return writeOutput(c, opt, in.Dtype, ix.shape, false, r)
-	}
-	a, err := axisValue(c)
-	if err != nil {
-		return err
+		return e.writeOutput(in.Dtype, ix.shape, false, r)
 	}
 	if len(v.Shape) == 0 {
 		// numpy.take ravels a 0-d array, so axis 0 (or -1) is its one element.
 		v.Shape, v.Strides = []int{1}, []int{1}
 	}
-	axis, err := ops.NormalizeAxis(a, len(v.Shape))
+	axis, err := ops.NormalizeAxis(j.axis, len(v.Shape))
 	if err != nil {
 		return err
 	}
-	idx, err := ix.resolve(v.Shape[axis], axis, mode)
+	idx, err := ix.resolve(v.Shape[axis], axis, j.mode)
 	if err != nil {
 		return err
 	}
 	shape := ops.TakeShape(v.Shape, axis, ix.shape)
 	r := result{whole: func(dst []byte, o ops.Options) error {
-		return opt.eng.Take(dst, v, axis, idx, o)
+		return e.eng.Take(dst, v, axis, idx, o)
 	}}
 	if axis == 0 {
 		// A run of indices at a time: each takes whole rows.
 		r.inParts(len(idx), ops.Count(shape[len(ix.shape):])*v.Elem, func(dst []byte, lo, hi int, o ops.Options) error {
-			return opt.eng.Take(dst, v, 0, idx[lo:hi], o)
+			return e.eng.Take(dst, v, 0, idx[lo:hi], o)
 		})
 	} else {
 		// A run of the input's leading rows at a time, with every index.
@@ -122,64 +117,27 @@ func runGather(c *cli.Context) error {
 			sub := v
 			sub.Shape = append([]int{hi - lo}, v.Shape[1:]...)
 			sub.Offset += lo * v.Strides[0]
-			return opt.eng.Take(dst, sub, axis, idx, o)
+			return e.eng.Take(dst, sub, axis, idx, o)
 		})
 	}
-	return writeOutput(c, opt, in.Dtype, shape, false, r)
+	return e.writeOutput(in.Dtype, shape, false, r)
 }
 
-// indexScript adds the lines that make idx, the indices of gather or
-// gather-elements: a file, or a --index literal.
-func (s *script) indices(c *cli.Context, literalAllowed bool) error {
-	switch file, lit := c.IsSet(indicesFlag.Name), literalAllowed && c.IsSet("index"); {
-	case file && lit:
-		return usagef("give --indices or --index, not both")
-	case file:
-		s.load("idx", c.String(indicesFlag.Name))
-		s.add("if idx.dtype.kind not in 'iu':  # strider takes integer indices only (NumPy would take bools as 0 and 1)")
-		s.add("    raise TypeError(f'indices of dtype {idx.dtype} are not integers')")
-	case lit:
-		ix, err := pylit.ParseIndexArray(c.String("index"))
-		if err != nil {
-			return usagef("--index: %v", err)
-		}
-		s.importModule("numpy as np")
-		s.add("idx = np.array(%s, dtype=np.int64).reshape(%s)", pyNested(ix.Shape, ix.Ints), pyInts(ix.Shape))
-	case literalAllowed:
-		return usagef("missing --indices IDX.npy or --index LITERAL")
-	default:
-		return usagef("missing --indices IDX.npy")
-	}
-	return nil
-}
-
-func (s *script) gather(c *cli.Context) error {
-	spec, err := oneInput(c, "input IN")
-	if err != nil {
-		return err
-	}
-	mode, err := ops.ParseMode(c.String("mode"))
-	if err != nil {
-		return usagef("--%v", err)
-	}
-	modeName := c.String("mode")
-	axis, hasAxis := "None", c.IsSet(takeAxisFlag.Name)
-	if hasAxis {
-		a, err := axisValue(c)
-		if err != nil {
-			return err
-		}
-		axis = strconv.Itoa(a)
+// script writes np.take / torch.take, torch.index_select.
+func (j gatherJob) script(s *script) error {
+	mode := j.mode
+	modeName := map[ops.Mode]string{ops.Raise: "raise", ops.Wrap: "wrap", ops.Clip: "clip"}[mode]
+	axis := "None"
+	if j.hasAxis {
+		axis = strconv.Itoa(j.axis)
 	}
 	if s.lib == "torch" && mode != ops.Raise {
 		return usagef("--as-torch: PyTorch has no take with mode=%s; use --as-numpy", modeName)
 	}
-	a := s.load("a", spec)
-	if err := s.indices(c, true); err != nil {
-		return err
-	}
+	a := s.load("a", j.in)
+	j.idx.script(s)
 	n := a + ".size"
-	if hasAxis {
+	if j.hasAxis {
 		n = fmt.Sprintf("%s.reshape(-1).shape[0] if %s.ndim == 0 else %s.shape[%s]", a, a, a, axis)
 	}
 	s.add("n = %s", n)
@@ -199,7 +157,7 @@ func (s *script) gather(c *cli.Context) error {
 	if s.lib == "torch" {
 		s.toTorch("t", a)
 		s.add("i = torch.from_numpy(np.where(idx < 0, idx + n, idx).astype(np.int64))  # index_select takes no negative indices")
-		if !hasAxis {
+		if !j.hasAxis {
 			s.add("r = %s", fromTorch("torch.take(t, i)", a))
 		} else {
 			s.add("ax = %s %% max(t.dim(), 1)", axis)

@@ -10,7 +10,7 @@ import (
 	"strider/ops"
 )
 
-var gatherElementsCommand = &cli.Command{
+var gatherElementsCommand = newCommand(&cli.Command{
 	Name:      "gather-elements",
 	Usage:     "pick one element per index along an axis (numpy.take_along_axis, torch.gather)",
 	ArgsUsage: "IN",
@@ -26,28 +26,37 @@ Examples:
 		indicesFlag,
 		axisFlag,
 	),
-	Action: runGatherElements,
+}, parseGatherElements)
+
+// gatherElementsJob is gather-elements' command line.
+type gatherElementsJob struct {
+	in   string
+	idx  indexSource
+	axis int // as given, not yet checked against the input
 }
 
-func runGatherElements(c *cli.Context) error {
-	spec, err := oneInput(c, "input IN")
-	if err != nil {
-		return err
+func parseGatherElements(c *cli.Context) (job, error) {
+	var j gatherElementsJob
+	var err error
+	if j.in, err = oneInput(c, "input IN"); err != nil {
+		return nil, err
 	}
-	opt, err := options(c)
-	if err != nil {
-		return err
+	if j.axis, err = axisValue(c); err != nil {
+		return nil, err
 	}
-	a, err := axisValue(c)
-	if err != nil {
-		return err
+	if j.idx, err = parseIndexSource(c, false); err != nil {
+		return nil, err
 	}
-	ix, err := indexSource(c, false)
+	return j, nil
+}
+
+func (j gatherElementsJob) run(e *env) error {
+	ix, err := j.idx.open(e)
 	if err != nil {
 		return err
 	}
 	defer ix.close()
-	in, err := openInput(c, spec, npy.AccessSparse)
+	in, err := e.openInput(j.in, npy.AccessSparse)
 	if err != nil {
 		return err
 	}
@@ -56,37 +65,29 @@ func runGatherElements(c *cli.Context) error {
 	if len(ix.shape) != len(v.Shape) {
 		return fmt.Errorf("indices and array must have the same number of dimensions: indices %s, array %s", pylit.ShapeString(ix.shape), pylit.ShapeString(v.Shape))
 	}
-	axis, err := ops.NormalizeAxis(a, len(v.Shape))
+	axis, err := ops.NormalizeAxis(j.axis, len(v.Shape))
 	if err != nil {
 		return err
 	}
-	for k, e := range ix.shape {
-		if k != axis && e > v.Shape[k] {
-			return fmt.Errorf("index shape %s exceeds the array's %s on axis %d (%d > %d)", pylit.ShapeString(ix.shape), pylit.ShapeString(v.Shape), k, e, v.Shape[k])
+	for k, n := range ix.shape {
+		if k != axis && n > v.Shape[k] {
+			return fmt.Errorf("index shape %s exceeds the array's %s on axis %d (%d > %d)", pylit.ShapeString(ix.shape), pylit.ShapeString(v.Shape), k, n, v.Shape[k])
 		}
 	}
 	idx, err := ix.resolve(v.Shape[axis], axis, ops.Raise)
 	if err != nil {
 		return err
 	}
-	return writeResult(c, opt, in.Dtype, ix.shape, func(dst []byte, o ops.Options) error {
-		return opt.eng.TakeAlongAxis(dst, v, axis, ix.shape, idx, o)
+	return e.writeResult(in.Dtype, ix.shape, func(dst []byte, o ops.Options) error {
+		return e.eng.TakeAlongAxis(dst, v, axis, ix.shape, idx, o)
 	})
 }
 
-func (s *script) gatherElements(c *cli.Context) error {
-	spec, err := oneInput(c, "input IN")
-	if err != nil {
-		return err
-	}
-	axis, err := axisValue(c)
-	if err != nil {
-		return err
-	}
-	a := s.load("a", spec)
-	if err := s.indices(c, false); err != nil {
-		return err
-	}
+// script writes np.take_along_axis / torch.gather.
+func (j gatherElementsJob) script(s *script) error {
+	axis := j.axis
+	a := s.load("a", j.in)
+	j.idx.script(s)
 	s.add("if not -%s.ndim <= %d < %s.ndim:", a, axis, a)
 	s.add("    raise np.AxisError(%d, %s.ndim)", axis, a)
 	s.add("ax = %d %% %s.ndim", axis, a)

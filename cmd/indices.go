@@ -21,9 +21,45 @@ type indexArray struct {
 	close  func() error
 }
 
+// indexSource is where the indices of gather or gather-elements come
+// from: the file --indices names, or the values of an --index literal.
+type indexSource struct {
+	file    string           // --indices
+	literal *pylit.IndexItem // --index, read; nil for a file
+}
+
+// parseIndexSource reads --indices or, where literalAllowed, --index:
+// exactly one of them.
+func parseIndexSource(c *cli.Context, literalAllowed bool) (indexSource, error) {
+	file, lit := c.IsSet(indicesFlag.Name), literalAllowed && c.IsSet("index")
+	switch {
+	case file && lit:
+		return indexSource{}, usagef("give --indices or --index, not both")
+	case file:
+		return indexSource{file: c.String(indicesFlag.Name)}, nil
+	case lit:
+		ix, err := pylit.ParseIndexArray(c.String("index"))
+		if err != nil {
+			return indexSource{}, usagef("--index: %v", err)
+		}
+		return indexSource{literal: &ix}, nil
+	case literalAllowed:
+		return indexSource{}, usagef("missing --indices IDX.npy or --index LITERAL")
+	}
+	return indexSource{}, usagef("missing --indices IDX.npy")
+}
+
+// open reads the indices: the file, or the literal's values as int64.
+func (src indexSource) open(e *env) (indexArray, error) {
+	if src.literal == nil {
+		return readIndexFile(e, src.file)
+	}
+	return literalIndices(*src.literal), nil
+}
+
 // readIndexFile opens an index .npy of any integer dtype and byte order.
-func readIndexFile(c *cli.Context, spec string) (indexArray, error) {
-	a, err := npy.Open(spec, stdinFor(c, spec), npy.AccessAll)
+func readIndexFile(e *env, spec string) (indexArray, error) {
+	a, err := npy.Open(spec, e.stdinFor(spec), npy.AccessAll)
 	if err != nil {
 		return indexArray{}, fmt.Errorf("--indices %s: %w", displayName(spec), err)
 	}
@@ -41,12 +77,8 @@ func readIndexFile(c *cli.Context, spec string) (indexArray, error) {
 	}, nil
 }
 
-// parseIndexLiteral turns --index text into an int64 index array.
-func parseIndexLiteral(s string) (indexArray, error) {
-	ix, err := pylit.ParseIndexArray(s)
-	if err != nil {
-		return indexArray{}, usagef("--index: %v", err)
-	}
+// literalIndices is an --index literal's values as an int64 index array.
+func literalIndices(ix pylit.IndexItem) indexArray {
 	shape, vals := ix.Shape, ix.Ints
 	data := make([]byte, 8*len(vals))
 	for i, v := range vals {
@@ -57,7 +89,20 @@ func parseIndexLiteral(s string) (indexArray, error) {
 		view:   ops.Contiguous(8, shape, data),
 		format: dtype.Int64,
 		close:  func() error { return nil },
-	}, nil
+	}
+}
+
+// script adds the lines that make idx, the indices: loaded from the file,
+// or the literal's values.
+func (src indexSource) script(s *script) {
+	if src.literal == nil {
+		s.load("idx", src.file)
+		s.add("if idx.dtype.kind not in 'iu':  # strider takes integer indices only (NumPy would take bools as 0 and 1)")
+		s.add("    raise TypeError(f'indices of dtype {idx.dtype} are not integers')")
+		return
+	}
+	s.importModule("numpy as np")
+	s.add("idx = np.array(%s, dtype=np.int64).reshape(%s)", pyNested(src.literal.Shape, src.literal.Ints), pyInts(src.literal.Shape))
 }
 
 // resolve checks every index against an axis of size n and returns them in

@@ -11,7 +11,7 @@ import (
 	"strider/ops"
 )
 
-var reshapeCommand = &cli.Command{
+var reshapeCommand = newCommand(&cli.Command{
 	Name:      "reshape",
 	Usage:     "give the elements a new shape (numpy.reshape, torch.reshape)",
 	ArgsUsage: "IN SHAPE",
@@ -29,87 +29,83 @@ Examples:
 	Flags: withShared(
 		&cli.StringFlag{Name: "order", Value: "C", Usage: "index `ORDER`: C (last axis fastest) or F (first axis fastest), as numpy.reshape"},
 	),
-	Action: runReshape,
+}, parseReshape)
+
+// reshapeJob is reshape's command line.
+type reshapeJob struct {
+	in      string
+	shape   []int // as given: negative extents unresolved
+	fortran bool  // --order F
 }
 
-// reshapeArgs reads IN, SHAPE (as given: negative extents unresolved) and
-// whether --order is F.
-func reshapeArgs(c *cli.Context) (spec string, shape []int, fortran bool, err error) {
+func parseReshape(c *cli.Context) (job, error) {
+	var j reshapeJob
 	if c.NArg() != 2 {
-		return "", nil, false, usagef("expected IN SHAPE, got %d arguments: %s (see strider reshape --help)", c.NArg(), strings.Join(c.Args().Slice(), " "))
+		return nil, usagef("expected IN SHAPE, got %d arguments: %s (see strider reshape --help)", c.NArg(), strings.Join(c.Args().Slice(), " "))
 	}
 	switch o := c.String("order"); o {
 	case "C", "c":
 	case "F", "f":
-		fortran = true
+		j.fortran = true
 	default:
-		return "", nil, false, usagef("--order %q is not C or F", o)
+		return nil, usagef("--order %q is not C or F", o)
 	}
-	if shape, err = parseIntList("shape", c.Args().Get(1)); err != nil {
-		return "", nil, false, err
+	var err error
+	if j.shape, err = parseIntList("shape", c.Args().Get(1)); err != nil {
+		return nil, err
 	}
-	if len(shape) > npy.MaxDims {
-		return "", nil, false, usagef("shape %s has %d dimensions, more than %d", ops.ShapeString(shape), len(shape), npy.MaxDims)
+	if len(j.shape) > npy.MaxDims {
+		return nil, usagef("shape %s has %d dimensions, more than %d", ops.ShapeString(j.shape), len(j.shape), npy.MaxDims)
 	}
-	return c.Args().Get(0), shape, fortran, nil
+	j.in = c.Args().Get(0)
+	return j, nil
 }
 
-func runReshape(c *cli.Context) error {
-	spec, given, fortran, err := reshapeArgs(c)
-	if err != nil {
-		return err
-	}
-	opt, err := options(c)
-	if err != nil {
-		return err
-	}
-	in, err := openInput(c, spec, npy.AccessAllLater)
+func (j reshapeJob) run(e *env) error {
+	in, err := e.openInput(j.in, npy.AccessAllLater)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	opt.readAhead = in.Array
-	shape, err := ops.ResolveShape(given, in.view.Count())
+	e.readAhead = in.Array
+	shape, err := ops.ResolveShape(j.shape, in.view.Count())
 	if err != nil {
 		return err
 	}
-	if !fortran {
+	if !j.fortran {
 		// In C index order the result's C-order elements are the input's,
 		// whether NumPy returns a view or a copy.
-		return writeCopy(c, in.Dtype, shape, false, in.view, opt)
+		return e.writeCopy(in.Dtype, shape, false, in.view)
 	}
 	// reshape(a, s, F) is reshape(a.T, reversed s, C).T.
 	rev := slices.Clone(shape)
 	slices.Reverse(rev)
 	r, ok := in.view.Reversed().Reshape(rev)
-	if !ok && !opt.keepOrder {
+	if !ok && !e.keepOrder {
 		// NumPy copies a into Fortran order and reshapes that; strider
 		// writes the result from a view of the input when the axes nest.
 		if f, ok := in.view.FortranReshape(shape); ok {
-			return writeCopy(c, in.Dtype, shape, false, f, opt)
+			return e.writeCopy(in.Dtype, shape, false, f)
 		}
 	}
 	if !ok {
 		// NumPy copies a into Fortran order first; so does strider.
 		in.Prefetch()
 		buf := make([]byte, in.view.Count()*in.view.Elem)
-		if err := opt.eng.Copy(buf, in.view.Reversed(), opt.Options); err != nil {
+		if err := e.eng.Copy(buf, in.view.Reversed(), e.Options); err != nil {
 			return err
 		}
 		r = ops.Contiguous(in.view.Elem, rev, buf)
 	}
-	return writeView(c, in.Dtype, r.Reversed(), opt)
+	return e.writeView(in.Dtype, r.Reversed())
 }
 
-// reshape writes reshape's --as-numpy / --as-torch script. torch.reshape
+// script writes reshape's --as-numpy / --as-torch script. torch.reshape
 // has no index order and infers only -1: an F-order reshape reverses the
 // axes around a C-order one, and any negative extent is written as -1.
-func (s *script) reshape(c *cli.Context) error {
-	spec, shape, fortran, err := reshapeArgs(c)
-	if err != nil {
-		return err
-	}
-	a := s.load("a", spec)
+func (j reshapeJob) script(s *script) error {
+	shape, fortran := j.shape, j.fortran
+	a := s.load("a", j.in)
 	if s.lib != "torch" {
 		order := map[bool]string{false: "C", true: "F"}[fortran]
 		s.add("r = np.reshape(%s, %s, order=%s)", a, pyInts(shape), pyStr(order))

@@ -347,17 +347,9 @@ func (s *script) build(c *cli.Context) error {
 
 // scriptBuilders are the commands that print scripts, and how.
 var scriptBuilders = map[string]func(*script, *cli.Context) error{
-	"reshape":            (*script).reshape,
-	"diagonal":           (*script).diagonal,
 	"unique-consecutive": (*script).uniqueConsecutive,
 	"concat":             func(s *script, c *cli.Context) error { return s.join(c, false) },
 	"stack":              func(s *script, c *cli.Context) error { return s.join(c, true) },
-	"cast":               (*script).cast,
-	"gather":             (*script).gather,
-	"gather-elements":    (*script).gatherElements,
-	"tril-indices":       (*script).tri,
-	"triu-indices":       (*script).tri,
-	"slice":              (*script).slice,
 	"compare":            (*script).compare,
 	"show":               (*script).show,
 	"to-text":            (*script).toText,

@@ -10,7 +10,7 @@ import (
 	"strider/ops"
 )
 
-var sliceCommand = &cli.Command{
+var sliceCommand = newCommand(&cli.Command{
 	Name:      "slice",
 	Usage:     "index with a NumPy expression (a[EXPR])",
 	ArgsUsage: "IN EXPR",
@@ -35,49 +35,55 @@ Examples:
    strider slice x.npy '0, :5, ::-1' > y.npy
    strider slice x.npy '1:, ::-1, None, [0, 2]' -o y.npy
    strider slice x.npy '[True, False, True]' -o rows.npy`,
-	Flags:  withShared(orderFlag),
-	Action: runSlice,
+	Flags: withShared(orderFlag),
+}, parseSlice)
+
+// sliceJob is slice's command line.
+type sliceJob struct {
+	in    string
+	expr  string // as given
+	items []pylit.IndexItem
 }
 
-func runSlice(c *cli.Context) error {
+func parseSlice(c *cli.Context) (job, error) {
 	switch c.NArg() {
 	case 0:
-		return usagef("missing input IN and expression EXPR (see strider slice --help)")
+		return nil, usagef("missing input IN and expression EXPR (see strider slice --help)")
 	case 1:
-		return usagef("missing expression EXPR after %s (see strider slice --help)", c.Args().First())
+		return nil, usagef("missing expression EXPR after %s (see strider slice --help)", c.Args().First())
 	case 2:
 	default:
-		return usagef("expected IN and one EXPR, got %d arguments: %s (quote an EXPR that has spaces)", c.NArg(), strings.Join(c.Args().Slice(), " "))
+		return nil, usagef("expected IN and one EXPR, got %d arguments: %s (quote an EXPR that has spaces)", c.NArg(), strings.Join(c.Args().Slice(), " "))
 	}
-	spec, expr := c.Args().Get(0), c.Args().Get(1)
-	opt, err := options(c)
-	if err != nil {
-		return err
+	j := sliceJob{in: c.Args().Get(0), expr: c.Args().Get(1)}
+	var err error
+	if j.items, err = pylit.ParseIndex(j.expr); err != nil {
+		return nil, usagef("%v", err)
 	}
-	items, err := pylit.ParseIndex(expr)
-	if err != nil {
-		return usagef("%v", err)
-	}
-	in, err := openInput(c, spec, npy.AccessSparse)
+	return j, nil
+}
+
+func (j sliceJob) run(e *env) error {
+	in, err := e.openInput(j.in, npy.AccessSparse)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	ix, err := in.view.Index(items)
+	ix, err := in.view.Index(j.items)
 	if err != nil {
 		return err
 	}
 	if v, ok := ix.Basic(); ok {
-		return writeView(c, in.Dtype, v, opt)
+		return e.writeView(in.Dtype, v)
 	}
-	if opt.keepOrder {
+	if e.keepOrder {
 		// NumPy lays out the result of list indices by rules of its own
 		// (the index arrays' order, the subspace's, then a transpose):
 		// not followed here.
-		return keepOrderLists(expr)
+		return keepOrderLists(j.expr)
 	}
-	return writeResult(c, opt, in.Dtype, ix.Shape, func(dst []byte, o ops.Options) error {
-		return opt.eng.Index(dst, ix, o)
+	return e.writeResult(in.Dtype, ix.Shape, func(dst []byte, o ops.Options) error {
+		return e.eng.Index(dst, ix, o)
 	})
 }
 
@@ -86,30 +92,21 @@ func keepOrderLists(expr string) error {
 	return usagef("--order keep: %q has list indices, so its result is not a view; only views (integers, slices, ..., None) keep their order", expr)
 }
 
-// slice writes a[EXPR] (NumPy only).
-func (s *script) slice(c *cli.Context) error {
-	torch := s.lib == "torch"
-	if torch {
+// script writes a[EXPR] (NumPy only). Only a valid expression (parse
+// read it) is pasted into the script: its grammar admits integers, names
+// of constants and punctuation, nothing to run.
+func (j sliceJob) script(s *script) error {
+	if s.lib == "torch" {
 		return usagef("--as-torch: PyTorch's indexing is not NumPy's in every case (boolean scalars, lists apart); use --as-numpy")
 	}
-	if c.NArg() != 2 {
-		return usagef("expected IN and one EXPR, got %d arguments (see strider slice --help)", c.NArg())
-	}
-	expr := c.Args().Get(1)
-	// Only a valid expression is pasted into the script: its grammar
-	// admits integers, names of constants and punctuation, nothing to run.
-	items, err := pylit.ParseIndex(expr)
-	if err != nil {
-		return usagef("%v", err)
-	}
-	for _, it := range items {
-		if c.String(orderFlag.Name) == "keep" && (it.Kind == pylit.IndexArray || it.Kind == pylit.IndexBoolArray) {
-			return keepOrderLists(expr)
+	for _, it := range j.items {
+		if s.keepOrder && (it.Kind == pylit.IndexArray || it.Kind == pylit.IndexBoolArray) {
+			return keepOrderLists(j.expr)
 		}
 	}
-	a := s.load("a", c.Args().Get(0))
-	s.sliceNames(expr)
-	s.add("r = np.asarray(%s[%s], dtype=%s.dtype)  # a scalar result stays a 0-d array of the input's dtype", a, strings.Join(strings.Fields(expr), " "), a)
+	a := s.load("a", j.in)
+	s.sliceNames(j.expr)
+	s.add("r = np.asarray(%s[%s], dtype=%s.dtype)  # a scalar result stays a 0-d array of the input's dtype", a, strings.Join(strings.Fields(j.expr), " "), a)
 	s.save("r")
 	return nil
 }

@@ -21,7 +21,7 @@ func triFlags() []cli.Flag {
 }
 
 var (
-	trilIndicesCommand = &cli.Command{
+	trilIndicesCommand = newCommand(&cli.Command{
 		Name:      "tril-indices",
 		Usage:     "indices of the lower triangle (torch.tril_indices, numpy.tril_indices)",
 		ArgsUsage: "ROWS [COLS]",
@@ -35,10 +35,9 @@ Examples:
    strider tril-indices 4 -o t.npy
    strider tril-indices 4 3 --offset -1 -o t.npy
    strider tril-indices 5 --offset -2 --dtype int32 > t.npy`,
-		Flags:  triFlags(),
-		Action: runTri(false),
-	}
-	triuIndicesCommand = &cli.Command{
+		Flags: triFlags(),
+	}, parseTri(false))
+	triuIndicesCommand = newCommand(&cli.Command{
 		Name:      "triu-indices",
 		Usage:     "indices of the upper triangle (torch.triu_indices, numpy.triu_indices)",
 		ArgsUsage: "ROWS [COLS]",
@@ -52,72 +51,95 @@ Examples:
    strider triu-indices 4 -o t.npy
    strider triu-indices 4 3 --offset 1 -o t.npy
    strider triu-indices 5 --offset -2 --dtype int32 > t.npy`,
-		Flags:  triFlags(),
-		Action: runTri(true),
-	}
+		Flags: triFlags(),
+	}, parseTri(true))
 )
 
-func runTri(upper bool) cli.ActionFunc {
-	return func(c *cli.Context) error {
-		rows, cols, offset, d, err := triArgs(c)
-		if err != nil {
-			return err
+// triJob is tril-indices' or triu-indices' command line.
+type triJob struct {
+	upper              bool
+	rows, cols, offset int
+	d                  dtype.Dtype // int64 or int32, little-endian
+}
+
+// parseTri reads ROWS [COLS], --offset and --dtype.
+func parseTri(upper bool) func(c *cli.Context) (job, error) {
+	return func(c *cli.Context) (job, error) {
+		j := triJob{upper: upper}
+		args := c.Args().Slice()
+		if len(args) == 0 || len(args) > 2 {
+			return nil, usagef("expected ROWS [COLS], got %d arguments (see strider %s --help)", len(args), c.Command.Name)
 		}
-		opt, err := options(c)
-		if err != nil {
-			return err
+		var err error
+		if j.rows, err = parseSize("ROWS", args[0]); err != nil {
+			return nil, err
 		}
-		t, err := ops.NewTri(upper, rows, cols, offset)
-		if err != nil {
-			return err
-		}
-		if err := t.Check(d.Size); err != nil {
-			return err
-		}
-		r := result{whole: func(dst []byte, o ops.Options) error {
-			return opt.eng.Tri(dst, t, d.Size, o)
-		}}
-		if _, onCPU := opt.eng.(cpu); onCPU {
-			r.pieces = func(buf []byte, o ops.Options, emit emitter) error {
-				total := 2 * t.Len() * d.Size
-				step := len(buf) / d.Size * d.Size
-				for off := 0; off < total; off += step {
-					b := buf[:min(step, total-off)]
-					if err := t.FillPart(b, off, d.Size, o); err != nil {
-						return err
-					}
-					var err error
-					if buf, err = emit(b); err != nil {
-						return err
-					}
-				}
-				return nil
+		j.cols = j.rows
+		if len(args) == 2 {
+			if j.cols, err = parseSize("COLS", args[1]); err != nil {
+				return nil, err
 			}
 		}
-		return writeOutput(c, opt, d, []int{2, t.Len()}, false, r)
+		if j.offset, err = parseInt("offset", c.String("offset")); err != nil {
+			return nil, err
+		}
+		if j.d, err = indexDtype(c.String("dtype")); err != nil {
+			return nil, err
+		}
+		return j, nil
 	}
 }
 
-// triArgs reads ROWS [COLS], --offset and --dtype.
-func triArgs(c *cli.Context) (rows, cols, offset int, d dtype.Dtype, err error) {
-	args := c.Args().Slice()
-	if len(args) == 0 || len(args) > 2 {
-		return 0, 0, 0, d, usagef("expected ROWS [COLS], got %d arguments (see strider %s --help)", len(args), c.Command.Name)
+func (j triJob) run(e *env) error {
+	t, err := ops.NewTri(j.upper, j.rows, j.cols, j.offset)
+	if err != nil {
+		return err
 	}
-	if rows, err = parseSize("ROWS", args[0]); err != nil {
-		return 0, 0, 0, d, err
+	size := j.d.Size
+	if err := t.Check(size); err != nil {
+		return err
 	}
-	cols = rows
-	if len(args) == 2 {
-		if cols, err = parseSize("COLS", args[1]); err != nil {
-			return 0, 0, 0, d, err
+	r := result{whole: func(dst []byte, o ops.Options) error {
+		return e.eng.Tri(dst, t, size, o)
+	}}
+	if _, onCPU := e.eng.(cpu); onCPU {
+		r.pieces = func(buf []byte, o ops.Options, emit emitter) error {
+			total := 2 * t.Len() * size
+			step := len(buf) / size * size
+			for off := 0; off < total; off += step {
+				b := buf[:min(step, total-off)]
+				if err := t.FillPart(b, off, size, o); err != nil {
+					return err
+				}
+				var err error
+				if buf, err = emit(b); err != nil {
+					return err
+				}
+			}
+			return nil
 		}
 	}
-	if offset, err = parseInt("offset", c.String("offset")); err != nil {
-		return 0, 0, 0, d, err
+	return e.writeOutput(j.d, []int{2, t.Len()}, false, r)
+}
+
+// script writes np.tril_indices / torch.tril_indices (triu for
+// triu-indices).
+func (j triJob) script(s *script) error {
+	rows, cols, k := j.rows, j.cols, j.offset
+	fn := map[bool]string{false: "tril", true: "triu"}[j.upper]
+	s.importModule("numpy as np")
+	if kc := max(-rows, min(cols, k)); kc != k {
+		s.add("# offset %d clamped to %d: any offset past a corner gives the same triangle, and NumPy's is a C long", k, kc)
+		k = kc
 	}
-	d, err = indexDtype(c.String("dtype"))
-	return rows, cols, offset, d, err
+	if s.lib == "torch" {
+		s.importModule("torch")
+		s.add("r = torch.%s_indices(%d, %d, %d, dtype=torch.%s).numpy()", fn, rows, cols, k, j.d.Name())
+	} else {
+		s.add("r = np.stack(np.%s_indices(%d, %d, %d)).astype(np.%s)", fn, rows, k, cols, j.d.Name())
+	}
+	s.save("r")
+	return nil
 }
 
 // parseSize reads ROWS or COLS: a decimal integer, 0 or more.
@@ -140,28 +162,4 @@ func indexDtype(s string) (dtype.Dtype, error) {
 		return dtype.Dtype{}, usagef("--dtype %q is not int64 or int32", s)
 	}
 	return d, nil
-}
-
-// tri writes tril-indices and triu-indices: np.tril_indices / torch.tril_indices.
-func (s *script) tri(c *cli.Context) error {
-	torch := s.lib == "torch"
-	name := c.Command.Name
-	rows, cols, k, d, err := triArgs(c)
-	if err != nil {
-		return err
-	}
-	fn := strings.TrimSuffix(name, "-indices")
-	s.importModule("numpy as np")
-	if kc := max(-rows, min(cols, k)); kc != k {
-		s.add("# offset %d clamped to %d: any offset past a corner gives the same triangle, and NumPy's is a C long", k, kc)
-		k = kc
-	}
-	if torch {
-		s.importModule("torch")
-		s.add("r = torch.%s_indices(%d, %d, %d, dtype=torch.%s).numpy()", fn, rows, cols, k, d.Name())
-	} else {
-		s.add("r = np.stack(np.%s_indices(%d, %d, %d)).astype(np.%s)", fn, rows, k, cols, d.Name())
-	}
-	s.save("r")
-	return nil
 }
