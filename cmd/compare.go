@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync/atomic"
 
 	"github.com/urfave/cli/v2"
 
@@ -18,7 +17,7 @@ import (
 	"strider/text"
 )
 
-var compareCommand = &cli.Command{
+var compareCommand = newCommand(&cli.Command{
 	Name:      "compare",
 	Usage:     "compare two arrays (numpy.testing.assert_allclose); exit 1 when they differ",
 	ArgsUsage: "ACTUAL DESIRED",
@@ -71,7 +70,47 @@ Examples:
 		memberFlag,
 		deviceFlag, threadsFlag, quietFlag, asNumpyFlag, asTorchFlag,
 	},
-	Action: runCompare,
+}, parseCompare)
+
+// compareJob is compare's command line. The run checks the tolerances and
+// --show, which the script passes on as given.
+type compareJob struct {
+	actual, desired string
+	tol             ops.Tolerance // Show is read from show by check
+	show            string        // --show as given
+	exact, json     bool
+	member          string // --member's GLOB, when memberSet
+	memberSet       bool
+}
+
+func parseCompare(c *cli.Context) (job, error) {
+	if c.NArg() != 2 {
+		return compareArgs(c.NArg()), nil
+	}
+	return compareJob{
+		actual: c.Args().Get(0), desired: c.Args().Get(1),
+		tol:   ops.Tolerance{RTol: c.Float64("rtol"), ATol: c.Float64("atol"), EqualNaN: c.Bool("equal-nan")},
+		show:  c.String("show"),
+		exact: c.Bool("exact"), json: c.Bool("json"),
+		member: c.String(memberFlag.Name), memberSet: c.IsSet(memberFlag.Name),
+	}, nil
+}
+
+// compareArgs is a compare command line with other than two arrays, which
+// the script refuses for --as-torch first.
+type compareArgs int
+
+func (n compareArgs) run(*env) error { return n.refusal() }
+
+func (n compareArgs) script(s *script) error {
+	if s.lib == "torch" {
+		return compareTorchRefusal
+	}
+	return n.refusal()
+}
+
+func (n compareArgs) refusal() error {
+	return usagef("expected ACTUAL and DESIRED, got %d arguments (see strider compare --help)", int(n))
 }
 
 // compareReport is what compare prints, as text or JSON.
@@ -120,80 +159,85 @@ const maxShow = 100000
 
 var jsonNull = json.RawMessage("null")
 
-func runCompare(c *cli.Context) error {
-	if c.NArg() != 2 {
-		return usagef("expected ACTUAL and DESIRED, got %d arguments (see strider compare --help)", c.NArg())
-	}
-	specA, specD := c.Args().Get(0), c.Args().Get(1)
-	if specA == "-" && specD == "-" {
+// check reads --show into the tolerance and refuses what the run cannot
+// do.
+func (j *compareJob) check(e *env) error {
+	if j.actual == "-" && j.desired == "-" {
 		return usagef("only one of ACTUAL and DESIRED can be standard input")
 	}
-	opt, err := options(c)
-	if err != nil {
-		return err
-	}
-	if _, onCPU := opt.eng.(cpu); !onCPU {
+	if _, onCPU := e.eng.(cpu); !onCPU {
 		// compare reads each element once and does little work on it: the
 		// transfer to the GPU would cost more than the comparison.
 		return usagef("--device cuda: compare runs on the CPU only; drop --device")
 	}
-	tol := ops.Tolerance{RTol: c.Float64("rtol"), ATol: c.Float64("atol"), EqualNaN: c.Bool("equal-nan")}
-	if tol.Show, err = parseInt("show", c.String("show")); err != nil {
+	var err error
+	if j.tol.Show, err = parseInt("show", j.show); err != nil {
 		return err
 	}
-	if tol.Show < 0 || tol.Show > maxShow {
-		return usagef("--show %d is out of range 0..%d", tol.Show, maxShow)
+	if j.tol.Show < 0 || j.tol.Show > maxShow {
+		return usagef("--show %d is out of range 0..%d", j.tol.Show, maxShow)
 	}
-	if tol.Show > 0 && c.Bool("exact") {
+	if j.tol.Show > 0 && j.exact {
 		return usagef("--show lists mismatches by value; --exact compares bytes (drop one of them)")
 	}
 	for _, t := range []struct {
 		name string
 		v    float64
-	}{{"rtol", tol.RTol}, {"atol", tol.ATol}} {
+	}{{"rtol", j.tol.RTol}, {"atol", j.tol.ATol}} {
 		if math.IsNaN(t.v) || t.v < 0 {
 			return usagef("--%s %v: a tolerance must be a number >= 0", t.name, t.v)
 		}
 	}
-	if done, err := compareArchives(c, specA, specD, tol, opt); done {
+	return nil
+}
+
+func (j compareJob) run(e *env) error {
+	if err := j.check(e); err != nil {
 		return err
 	}
-	a, err := openInput(c, specA, npy.AccessAll)
+	if done, err := j.compareArchives(e); done {
+		return err
+	}
+	a, err := e.openInput(j.actual, npy.AccessAll)
 	if err != nil {
 		return err
 	}
 	defer a.Close()
-	d, err := openInput(c, specD, npy.AccessAll)
+	d, err := e.openInput(j.desired, npy.AccessAll)
 	if err != nil {
 		return err
 	}
 	defer d.Close()
-
-	r := &compareReport{
-		MaxAbsDiff: jsonNull, MaxRelDiff: jsonNull, Actual: jsonNull, Desired: jsonNull,
-		ShapeActual: nonNil(a.Shape), ShapeDesired: nonNil(d.Shape),
-		DtypeActual: a.Dtype.Descr(), DtypeDesired: d.Dtype.Descr(),
-		RTol: tol.RTol, ATol: tol.ATol, Exact: c.Bool("exact"),
-	}
-	var done atomic.Int64
-	stop := startProgress(c, int64(len(a.Data)+len(d.Data)), &done)
-	opt.Done = &done
-	if r.Exact {
-		err = compareExact(r, a, d, tol, opt.Options)
-	} else {
-		err = compareClose(r, a, d, tol, opt.Options)
-	}
-	stop()
+	var r *compareReport
+	err = e.withProgress(int64(len(a.Data)+len(d.Data)), func(opt ops.Options) (err error) {
+		r, err = j.compare(a, d, opt)
+		return err
+	})
 	if err != nil {
 		return err
 	}
-	if err := r.print(c.App.Writer, c.Bool("json"), specA, specD, a.Dtype, d.Dtype); err != nil {
+	if err := r.print(e.stdout, j.json, j.actual, j.desired, a.Dtype, d.Dtype); err != nil {
 		return err
 	}
 	if !r.Equal {
 		return errDifferent
 	}
 	return nil
+}
+
+// compare is the report on arrays a and d, compared with opt's threads
+// and progress counter.
+func (j compareJob) compare(a, d input, opt ops.Options) (*compareReport, error) {
+	r := &compareReport{
+		MaxAbsDiff: jsonNull, MaxRelDiff: jsonNull, Actual: jsonNull, Desired: jsonNull,
+		ShapeActual: nonNil(a.Shape), ShapeDesired: nonNil(d.Shape),
+		DtypeActual: a.Dtype.Descr(), DtypeDesired: d.Dtype.Descr(),
+		RTol: j.tol.RTol, ATol: j.tol.ATol, Exact: j.exact,
+	}
+	if j.exact {
+		return r, compareExact(r, a, d, j.tol, opt)
+	}
+	return r, compareClose(r, a, d, j.tol, opt)
 }
 
 func nonNil(s []int) []int {
@@ -466,25 +510,26 @@ func jsonElem(b []byte, f dtype.Dtype) json.RawMessage {
 	return json.RawMessage("[" + string(jsonFloatBits(real(z), 4*f.Size)) + "," + string(jsonFloatBits(imag(z), 4*f.Size)) + "]")
 }
 
-func (s *script) compare(c *cli.Context) error {
+// compareTorchRefusal is compare's answer to --as-torch.
+var compareTorchRefusal = usagef("--as-torch: compare is numpy.testing.assert_allclose; use --as-numpy")
+
+// script writes numpy.testing.assert_allclose (or compare --exact's test).
+func (j compareJob) script(s *script) error {
 	if s.lib == "torch" {
-		return usagef("--as-torch: compare is numpy.testing.assert_allclose; use --as-numpy")
+		return compareTorchRefusal
 	}
-	if c.NArg() != 2 {
-		return usagef("expected ACTUAL and DESIRED, got %d arguments (see strider compare --help)", c.NArg())
-	}
-	if done, err := s.compareArchives(c); done {
+	if done, err := j.archivesScript(s); done {
 		return err
 	}
-	x := s.load("x", c.Args().Get(0))
-	y := s.load("y", c.Args().Get(1))
-	if c.Bool("exact") {
+	x := s.load("x", j.actual)
+	y := s.load("y", j.desired)
+	if j.exact {
 		s.add("# --exact: equal shape, dtype and bytes; an AssertionError exits 1, as strider does")
 		s.add("assert %s, 'the arrays differ'", exactTest(x, y))
 		return nil
 	}
 	s.add("# an AssertionError exits 1, as strider does when the arrays differ")
-	s.add("%s", allclose(c, x, y))
+	s.add("%s", j.allclose(x, y))
 	return nil
 }
 
@@ -495,7 +540,7 @@ func exactTest(x, y string) string {
 
 // allclose is compare's assertion on arrays x and y with the command's
 // tolerances.
-func allclose(c *cli.Context, x, y string) string {
+func (j compareJob) allclose(x, y string) string {
 	return fmt.Sprintf("np.testing.assert_allclose(%s, %s, rtol=%s, atol=%s, equal_nan=%s)", x, y,
-		strconv.FormatFloat(c.Float64("rtol"), 'g', -1, 64), strconv.FormatFloat(c.Float64("atol"), 'g', -1, 64), pyBool(c.Bool("equal-nan")))
+		strconv.FormatFloat(j.tol.RTol, 'g', -1, 64), strconv.FormatFloat(j.tol.ATol, 'g', -1, 64), pyBool(j.tol.EqualNaN))
 }

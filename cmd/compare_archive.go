@@ -10,7 +10,6 @@ import (
 
 	"strider/internal/termsafe"
 	"strider/npy"
-	"strider/ops"
 )
 
 // memberFlag selects the members compare takes from two archives.
@@ -33,20 +32,20 @@ type memberReport struct {
 // least one of them is a folder, holds other than one member, or --member
 // is given: two one-member archives stay two arrays. done is false when
 // the specs are not such a pair.
-func compareArchives(c *cli.Context, specA, specD string, tol ops.Tolerance, opt settings) (done bool, err error) {
-	arA, arD, names, done, err := archivePair(c, specA, specD)
+func (j compareJob) compareArchives(e *env) (done bool, err error) {
+	arA, arD, names, done, err := j.archivePair()
 	if !done || err != nil {
 		return done, err
 	}
 	defer arA.Close()
 	defer arD.Close()
-	counts, err := reportMembers(c, arA, arD, names, tol, opt)
+	counts, err := j.reportMembers(e, arA, arD, names)
 	if err != nil {
 		return true, err
 	}
-	if !c.Bool("json") {
+	if !j.json {
 		differ := counts["differs"] + counts["shape mismatch"] + counts["dtype mismatch"]
-		if _, err := fmt.Fprintf(c.App.Writer, "%d %s: %d equal, %d differ, %d only in A, %d only in B\n",
+		if _, err := fmt.Fprintf(e.stdout, "%d %s: %d equal, %d differ, %d only in A, %d only in B\n",
 			len(names), plural(len(names), "member"), counts["equal"], differ, counts["only in A"], counts["only in B"]); err != nil {
 			return true, err
 		}
@@ -57,15 +56,16 @@ func compareArchives(c *cli.Context, specA, specD string, tol ops.Tolerance, opt
 	return true, nil
 }
 
-// archivePair opens specA and specD as archives when compare pairs their
-// members (done), and lists the members to compare; done is false when
-// the two are compared as arrays.
-func archivePair(c *cli.Context, specA, specD string) (arA, arD *npy.Archive, names []string, done bool, err error) {
+// archivePair opens ACTUAL and DESIRED as archives when compare pairs
+// their members (done), and lists the members to compare; done is false
+// when the two are compared as arrays.
+func (j compareJob) archivePair() (arA, arD *npy.Archive, names []string, done bool, err error) {
+	specA, specD := j.actual, j.desired
 	arA, okA, errA := npy.OpenArchive(specA)
 	arD, okD, errD := npy.OpenArchive(specD)
 	switch {
 	case !okA || !okD:
-		if c.IsSet(memberFlag.Name) {
+		if j.memberSet {
 			return nil, nil, nil, true, usagef("--member needs two archives (.npz, .safetensors, torch.save files or folders of .npy)")
 		}
 		return nil, nil, nil, false, nil
@@ -73,17 +73,17 @@ func archivePair(c *cli.Context, specA, specD string) (arA, arD *npy.Archive, na
 		return nil, nil, nil, true, fmt.Errorf("%s: %w", specA, errA)
 	case errD != nil:
 		return nil, nil, nil, true, fmt.Errorf("%s: %w", specD, errD)
-	case !byMember(c, arA, arD):
+	case !j.byMember(arA, arD):
 		return nil, nil, nil, false, nil
 	}
-	names, err = memberNames(c, arA, arD, specA, specD)
+	names, err = j.memberNames(arA, arD)
 	return arA, arD, names, true, err
 }
 
 // memberNames lists the members to compare, each once: A's in A's order,
 // then those only in B, all matching --member when it is given.
-func memberNames(c *cli.Context, arA, arD *npy.Archive, specA, specD string) ([]string, error) {
-	glob := c.String("member")
+func (j compareJob) memberNames(arA, arD *npy.Archive) ([]string, error) {
+	glob := j.member
 	if _, err := path.Match(glob, ""); glob != "" && err != nil {
 		return nil, usagef("--member %q is not a valid pattern: %v", glob, err)
 	}
@@ -102,16 +102,16 @@ func memberNames(c *cli.Context, arA, arD *npy.Archive, specA, specD string) ([]
 		}
 	}
 	if glob != "" && len(names) == 0 {
-		return nil, usagef("--member %q matches no member of %s or %s", glob, specA, specD)
+		return nil, usagef("--member %q matches no member of %s or %s", glob, j.actual, j.desired)
 	}
 	return names, nil
 }
 
 // reportMembers compares each named member and prints its line (or JSON
 // object); it returns how many members had each status.
-func reportMembers(c *cli.Context, arA, arD *npy.Archive, names []string, tol ops.Tolerance, opt settings) (map[string]int, error) {
+func (j compareJob) reportMembers(e *env, arA, arD *npy.Archive, names []string) (map[string]int, error) {
 	counts := map[string]int{}
-	enc := json.NewEncoder(c.App.Writer)
+	enc := json.NewEncoder(e.stdout)
 	enc.SetEscapeHTML(false)
 	inA, inD := map[string]bool{}, map[string]bool{}
 	for _, n := range arA.Names {
@@ -128,7 +128,7 @@ func reportMembers(c *cli.Context, arA, arD *npy.Archive, names []string, tol op
 		case !inA[name]:
 			m.Status = "only in B"
 		default:
-			r, err := compareMember(c, arA, arD, name, tol, opt)
+			r, err := j.compareMember(e, arA, arD, name)
 			if err != nil {
 				return nil, err
 			}
@@ -143,7 +143,7 @@ func reportMembers(c *cli.Context, arA, arD *npy.Archive, names []string, tol op
 			}
 		}
 		counts[m.Status]++
-		if c.Bool("json") {
+		if j.json {
 			if err := enc.Encode(m); err != nil {
 				return nil, err
 			}
@@ -153,7 +153,7 @@ func reportMembers(c *cli.Context, arA, arD *npy.Archive, names []string, tol op
 		if m.compareReport != nil && !m.Equal {
 			line += ": " + strings.Join(m.lines, ", ")
 		}
-		if _, err := fmt.Fprintln(c.App.Writer, line); err != nil {
+		if _, err := fmt.Fprintln(e.stdout, line); err != nil {
 			return nil, err
 		}
 	}
@@ -162,8 +162,8 @@ func reportMembers(c *cli.Context, arA, arD *npy.Archive, names []string, tol op
 
 // byMember reports whether two archives are compared member by member
 // rather than as the one array each holds.
-func byMember(c *cli.Context, arA, arD *npy.Archive) bool {
-	return c.IsSet("member") || arA.Kind == "folder" || arD.Kind == "folder" || len(arA.Names) != 1 || len(arD.Names) != 1
+func (j compareJob) byMember(arA, arD *npy.Archive) bool {
+	return j.memberSet || arA.Kind == "folder" || arD.Kind == "folder" || len(arA.Names) != 1 || len(arD.Names) != 1
 }
 
 func plural(n int, word string) string {
@@ -174,8 +174,8 @@ func plural(n int, word string) string {
 }
 
 // compareMember compares member name of the two archives as compare
-// compares two arrays.
-func compareMember(c *cli.Context, arA, arD *npy.Archive, name string, tol ops.Tolerance, opt settings) (*compareReport, error) {
+// compares two arrays (without a progress line).
+func (j compareJob) compareMember(e *env, arA, arD *npy.Archive, name string) (*compareReport, error) {
 	a, err := openArchiveMember(arA, name)
 	if err != nil {
 		return nil, err
@@ -186,20 +186,7 @@ func compareMember(c *cli.Context, arA, arD *npy.Archive, name string, tol ops.T
 		return nil, err
 	}
 	defer d.Close()
-	r := &compareReport{
-		MaxAbsDiff: jsonNull, MaxRelDiff: jsonNull, Actual: jsonNull, Desired: jsonNull,
-		ShapeActual: nonNil(a.Shape), ShapeDesired: nonNil(d.Shape),
-		DtypeActual: a.Dtype.Descr(), DtypeDesired: d.Dtype.Descr(),
-		RTol: tol.RTol, ATol: tol.ATol, Exact: c.Bool("exact"),
-	}
-	o := opt.Options
-	o.Done = nil
-	if r.Exact {
-		err = compareExact(r, a, d, tol, o)
-	} else {
-		err = compareClose(r, a, d, tol, o)
-	}
-	return r, err
+	return j.compare(a, d, e.Options)
 }
 
 // openArchiveMember is openInput for a member of an open archive, which
@@ -212,12 +199,12 @@ func openArchiveMember(ar *npy.Archive, name string) (input, error) {
 	return inputOf(a), nil
 }
 
-// compareArchives adds, when compare's two specs are archives compared
+// archivesScript adds, when compare's two specs are archives compared
 // member by member, the lines that compare each member the command would
 // compare, and returns done. The members are those strider lists (their
 // names are all it reads): NumPy has no call that pairs two archives' members.
-func (s *script) compareArchives(c *cli.Context) (done bool, err error) {
-	arA, arD, names, done, err := archivePair(c, c.Args().Get(0), c.Args().Get(1))
+func (j compareJob) archivesScript(s *script) (done bool, err error) {
+	arA, arD, names, done, err := j.archivePair()
 	if !done || err != nil {
 		return done, err
 	}
@@ -237,13 +224,13 @@ func (s *script) compareArchives(c *cli.Context) (done bool, err error) {
 		}
 		x := s.load("x", arA.Spec(name))
 		y := s.load("y", arD.Spec(name))
-		if c.Bool("exact") {
+		if j.exact {
 			s.add("if not (%s):", exactTest(x, y))
 			s.add("    differ.append(%s)", pyStr(name))
 			continue
 		}
 		s.add("try:")
-		s.add("    %s", allclose(c, x, y))
+		s.add("    %s", j.allclose(x, y))
 		s.add("except AssertionError:")
 		s.add("    differ.append(%s)", pyStr(name))
 	}

@@ -27,7 +27,7 @@ import (
 // a completion request.
 const completionFlag = "--generate-bash-completion"
 
-var completionCommand = &cli.Command{
+var completionCommand = newCommand(&cli.Command{
 	Name:      "completion",
 	Usage:     "print the shell completion script for bash, zsh, fish or powershell",
 	ArgsUsage: "SHELL",
@@ -46,8 +46,7 @@ Install:
    fish:        strider completion fish > ~/.config/fish/completions/strider.fish
    powershell:  strider completion powershell | Out-String | Invoke-Expression
                 in $PROFILE`,
-	Action: runCompletion,
-}
+}, parseCompletion)
 
 // completionScripts are the scripts completion prints, by shell.
 var completionScripts = map[string]string{
@@ -60,17 +59,29 @@ var completionScripts = map[string]string{
 // shells is completionScripts' keys in the order help names them.
 var shells = []string{"bash", "zsh", "fish", "powershell"}
 
-func runCompletion(c *cli.Context) error {
+// completionJob is completion's command line: the script to print.
+type completionJob struct{ text string }
+
+func parseCompletion(c *cli.Context) (job, error) {
 	shell, err := oneInput(c, "SHELL (bash, zsh, fish or powershell)")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	script, ok := completionScripts[shell]
 	if !ok {
-		return usagef("unknown shell %q; expected bash, zsh, fish or powershell", shell)
+		return nil, usagef("unknown shell %q; expected bash, zsh, fish or powershell", shell)
 	}
-	_, err = io.WriteString(c.App.Writer, script)
+	return completionJob{text: script}, nil
+}
+
+func (j completionJob) run(e *env) error {
+	_, err := io.WriteString(e.stdout, j.text)
 	return err
+}
+
+// script is never reached: completion takes no --as-numpy or --as-torch.
+func (j completionJob) script(s *script) error {
+	return usagef("--as-%s is not available for completion", s.lib)
 }
 
 // flagValues are the values of the options that take one of a few words,

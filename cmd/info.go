@@ -16,7 +16,7 @@ import (
 	"strider/npy"
 )
 
-var infoCommand = &cli.Command{
+var infoCommand = newCommand(&cli.Command{
 	Name:      "info",
 	Usage:     "print shape, dtype, order, size and format version (reads only headers)",
 	ArgsUsage: "FILE...",
@@ -50,7 +50,24 @@ Examples:
 	Flags: []cli.Flag{
 		&cli.BoolFlag{Name: "json", Usage: "one JSON object per line: path, shape, dtype, descr, fortran_order, count, nbytes, version, header_bytes"},
 	},
-	Action: runInfo,
+}, parseInfo)
+
+// infoJob is info's command line.
+type infoJob struct {
+	specs []string
+	json  bool
+}
+
+func parseInfo(c *cli.Context) (job, error) {
+	if c.NArg() == 0 {
+		return nil, usagef("missing FILE (see strider info --help)")
+	}
+	return infoJob{specs: c.Args().Slice(), json: c.Bool("json")}, nil
+}
+
+// script is never reached: info takes no --as-numpy or --as-torch.
+func (j infoJob) script(s *script) error {
+	return usagef("--as-%s is not available for info", s.lib)
 }
 
 // infoRecord is one line of info --json, keys in the contract's order; the
@@ -80,37 +97,34 @@ type infoRecord struct {
 // each, with exit status 2.
 var errReported = errors.New("errors were reported")
 
-func runInfo(c *cli.Context) error {
-	if c.NArg() == 0 {
-		return usagef("missing FILE (see strider info --help)")
-	}
-	enc := json.NewEncoder(c.App.Writer)
+func (j infoJob) run(e *env) error {
+	enc := json.NewEncoder(e.stdout)
 	enc.SetEscapeHTML(false)
 	bad := 0
 	fail := func(label string, err error) {
 		bad++
 		// The message may quote the file (an archive's member names): escaped
 		// for the terminal, as label already is.
-		errorLine(c.App.ErrWriter, "info", fmt.Errorf("%s: %s", displayName(label), termsafe.Escape(err.Error())))
+		errorLine(e.stderr, "info", fmt.Errorf("%s: %s", displayName(label), termsafe.Escape(err.Error())))
 	}
-	for _, spec := range c.Args().Slice() {
+	for _, spec := range j.specs {
 		if tf, ok, err := npy.ListTensors(spec); ok {
 			if err != nil {
 				fail(spec, err)
 				continue
 			}
-			if err := printTensors(c.App.Writer, enc, c.Bool("json"), spec, tf); err != nil {
+			if err := printTensors(e.stdout, enc, j.json, spec, tf); err != nil {
 				return err
 			}
 			continue
 		}
-		descs, err := npy.Inspect(spec, stdinFor(c, spec))
+		descs, err := npy.Inspect(spec, e.stdinFor(spec))
 		if err != nil {
 			fail(spec, err)
 			continue
 		}
 		for _, d := range descs {
-			if err := printInfo(c.App.Writer, enc, c.Bool("json"), spec, d); err != nil {
+			if err := printInfo(e.stdout, enc, j.json, spec, d); err != nil {
 				return err
 			}
 			label := spec

@@ -350,8 +350,6 @@ var scriptBuilders = map[string]func(*script, *cli.Context) error{
 	"unique-consecutive": (*script).uniqueConsecutive,
 	"concat":             func(s *script, c *cli.Context) error { return s.join(c, false) },
 	"stack":              func(s *script, c *cli.Context) error { return s.join(c, true) },
-	"compare":            (*script).compare,
-	"show":               (*script).show,
 	"to-text":            (*script).toText,
 	"from-text":          (*script).fromText,
 	"stats":              (*script).stats,

@@ -32,7 +32,7 @@ var (
 	fullFlag      = &cli.BoolFlag{Name: "full", Usage: "never summarize (threshold=sys.maxsize)"}
 )
 
-var showCommand = &cli.Command{
+var showCommand = newCommand(&cli.Command{
 	Name:      "show",
 	Usage:     "print the array (or a[EXPR]) as NumPy's print() does",
 	ArgsUsage: "IN [EXPR]",
@@ -55,44 +55,76 @@ Examples:
    strider show big.npy -- -1`,
 	Flags: []cli.Flag{reprFlag, precisionFlag, thresholdFlag, edgeItemsFlag, lineWidthFlag,
 		suppressFlag, floatModeFlag, signFlag, nanStrFlag, infStrFlag, fullFlag, asNumpyFlag},
-	Action: runShow,
+}, parseShow)
+
+// showJob is show's command line.
+type showJob struct {
+	in    string
+	expr  string // EXPR, when hasExpr
+	items []pylit.IndexItem
+	// hasExpr says EXPR was given: items may then be empty (a[()]).
+	hasExpr    bool
+	repr, full bool
+	opt        npprint.Options // with --full's threshold
+	// given are the print options of a value set on the command line, by
+	// flag name, and threshold is --threshold as given: the script passes
+	// those.
+	given     map[string]bool
+	threshold int
 }
 
-func runShow(c *cli.Context) error {
-	var spec, expr string
-	switch c.NArg() {
-	case 0:
-		return usagef("missing input IN (see strider show --help)")
-	case 1:
-		spec = c.Args().Get(0)
-	case 2:
-		spec, expr = c.Args().Get(0), c.Args().Get(1)
-	default:
-		return usagef("expected IN and at most one EXPR, got %d arguments: %s (quote an EXPR that has spaces)", c.NArg(), strings.Join(c.Args().Slice(), " "))
+func parseShow(c *cli.Context) (job, error) {
+	args := c.Args().Slice()
+	if len(args) < 1 || len(args) > 2 {
+		return showArgs(args), nil
 	}
-	opt, err := printOptions(c)
-	if err != nil {
-		return err
+	j := showJob{in: args[0], repr: c.Bool(reprFlag.Name), full: c.Bool(fullFlag.Name), given: map[string]bool{}}
+	for _, f := range []*cli.StringFlag{precisionFlag, thresholdFlag, edgeItemsFlag, lineWidthFlag, floatModeFlag, signFlag, nanStrFlag, infStrFlag} {
+		j.given[f.Name] = c.IsSet(f.Name)
 	}
-	var items []pylit.IndexItem
-	if c.NArg() == 2 {
+	var err error
+	if j.opt, err = printOptions(c); err != nil {
+		return nil, err
+	}
+	j.threshold, _ = parseInt(thresholdFlag.Name, c.String(thresholdFlag.Name))
+	if len(args) == 2 {
+		j.expr, j.hasExpr = args[1], true
 		// EXPR is what goes between a[ and ]; pylit.ParseIndex owns its reading.
-		if items, err = pylit.ParseIndex(expr); err != nil {
-			return usagef("%v", err)
+		if j.items, err = pylit.ParseIndex(j.expr); err != nil {
+			return nil, usagef("%v", err)
 		}
 	}
-	in, err := openInput(c, spec, npy.AccessSparse)
+	return j, nil
+}
+
+// showArgs is a show command line without IN or with more than IN and
+// EXPR, which the run and the script refuse in their own words.
+type showArgs []string
+
+func (a showArgs) run(*env) error {
+	if len(a) == 0 {
+		return usagef("missing input IN (see strider show --help)")
+	}
+	return usagef("expected IN and at most one EXPR, got %d arguments: %s (quote an EXPR that has spaces)", len(a), strings.Join(a, " "))
+}
+
+func (a showArgs) script(*script) error {
+	return usagef("expected IN and at most one EXPR, got %d arguments (see strider show --help)", len(a))
+}
+
+func (j showJob) run(e *env) error {
+	in, err := e.openInput(j.in, npy.AccessSparse)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	name := displayName(spec)
-	if items != nil {
-		name += "[" + expr + "]"
+	name := displayName(j.in)
+	if j.items != nil {
+		name += "[" + j.expr + "]"
 	}
 	v := in.view
-	if items != nil {
-		if v, err = indexView(name, in.view, items); err != nil {
+	if j.items != nil {
+		if v, err = indexView(name, in.view, j.items); err != nil {
 			return err
 		}
 	}
@@ -102,22 +134,22 @@ func runShow(c *cli.Context) error {
 	// Every printed element is read and formatted, and its text held: a
 	// whole view of 2**40 elements (--full, --edgeitems 0) is refused here.
 	const maxPrinted = 1 << 20 // about 2.5 s of float64s, 120 MiB
-	printed := npprint.Printed(v.Shape, opt)
+	printed := npprint.Printed(v.Shape, j.opt)
 	if err := checkVisits(name, v, printed, "elements to format", maxPrinted); err != nil {
 		return err
 	}
-	need := npprint.MemoryEstimate(in.Dtype.Kind, in.Dtype.Size, printed, opt)
+	need := npprint.MemoryEstimate(in.Dtype.Kind, in.Dtype.Size, printed, j.opt)
 	if err := npy.CheckMemory(fmt.Sprintf("printing %d elements", printed), need); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
-	a := edgeElements(v, in.Dtype, opt)
+	a := edgeElements(v, in.Dtype, j.opt)
 	var text string
-	if c.Bool(reprFlag.Name) && !isScalarIndex(items, c.NArg() == 2, len(in.Shape)) {
-		text = npprint.Repr(a, opt)
+	if j.repr && !isScalarIndex(j.items, j.hasExpr, len(in.Shape)) {
+		text = npprint.Repr(a, j.opt)
 	} else {
-		text = npprint.Str(a, opt)
+		text = npprint.Str(a, j.opt)
 	}
-	_, err = io.WriteString(c.App.Writer, text+"\n")
+	_, err = io.WriteString(e.stdout, text+"\n")
 	return err
 }
 
@@ -234,44 +266,43 @@ func edgeElements(v ops.View, f dtype.Dtype, o npprint.Options) npprint.Array {
 	return a
 }
 
-// show prints a (or a[EXPR]) under np.printoptions with the options given.
-func (s *script) show(c *cli.Context) error {
-	if c.NArg() < 1 || c.NArg() > 2 {
-		return usagef("expected IN and at most one EXPR, got %d arguments (see strider show --help)", c.NArg())
-	}
-	if _, err := printOptions(c); err != nil {
-		return err
-	}
-	a := s.load("a", c.Args().Get(0))
-	if c.NArg() == 2 {
-		expr := c.Args().Get(1)
-		if _, err := pylit.ParseIndex(expr); err != nil {
-			return usagef("%v", err)
-		}
-		s.sliceNames(expr)
-		a = fmt.Sprintf("a[%s]", strings.Join(strings.Fields(expr), " "))
+// script prints a (or a[EXPR]) under np.printoptions with the options
+// given.
+func (j showJob) script(s *script) error {
+	a := s.load("a", j.in)
+	if j.hasExpr {
+		s.sliceNames(j.expr)
+		a = fmt.Sprintf("a[%s]", strings.Join(strings.Fields(j.expr), " "))
 	}
 	var kw []string
-	for _, f := range []*cli.StringFlag{precisionFlag, thresholdFlag, edgeItemsFlag, lineWidthFlag} {
-		if c.IsSet(f.Name) {
-			n, _ := parseInt(f.Name, c.String(f.Name))
-			kw = append(kw, fmt.Sprintf("%s=%d", f.Name, n))
+	for _, f := range []struct {
+		name string
+		n    int
+	}{
+		{precisionFlag.Name, j.opt.Precision}, {thresholdFlag.Name, j.threshold},
+		{edgeItemsFlag.Name, j.opt.EdgeItems}, {lineWidthFlag.Name, j.opt.LineWidth},
+	} {
+		if j.given[f.name] {
+			kw = append(kw, fmt.Sprintf("%s=%d", f.name, f.n))
 		}
 	}
-	if c.Bool(fullFlag.Name) {
+	if j.full {
 		s.importModule("sys")
 		kw = append(kw, "threshold=sys.maxsize")
 	}
-	if c.Bool(suppressFlag.Name) {
+	if j.opt.Suppress {
 		kw = append(kw, "suppress=True")
 	}
-	for _, f := range []*cli.StringFlag{floatModeFlag, signFlag, nanStrFlag, infStrFlag} {
-		if c.IsSet(f.Name) {
-			kw = append(kw, fmt.Sprintf("%s=%s", f.Name, pyStr(c.String(f.Name))))
+	for _, f := range []struct{ name, value string }{
+		{floatModeFlag.Name, j.opt.FloatMode}, {signFlag.Name, string([]byte{j.opt.Sign})},
+		{nanStrFlag.Name, j.opt.NanStr}, {infStrFlag.Name, j.opt.InfStr},
+	} {
+		if j.given[f.name] {
+			kw = append(kw, fmt.Sprintf("%s=%s", f.name, pyStr(f.value)))
 		}
 	}
 	what := a
-	if c.Bool(reprFlag.Name) {
+	if j.repr {
 		what = "repr(" + a + ")"
 	}
 	s.add("with np.printoptions(%s):", strings.Join(kw, ", "))
