@@ -46,21 +46,40 @@ type sliceJob struct {
 }
 
 func parseSlice(c *cli.Context) (job, error) {
+	var refuse error
 	switch c.NArg() {
 	case 0:
-		return nil, usagef("missing input IN and expression EXPR (see strider slice --help)")
+		refuse = usagef("missing input IN and expression EXPR (see strider slice --help)")
 	case 1:
-		return nil, usagef("missing expression EXPR after %s (see strider slice --help)", c.Args().First())
+		refuse = usagef("missing expression EXPR after %s (see strider slice --help)", c.Args().First())
 	case 2:
 	default:
-		return nil, usagef("expected IN and one EXPR, got %d arguments: %s (quote an EXPR that has spaces)", c.NArg(), strings.Join(c.Args().Slice(), " "))
+		refuse = usagef("expected IN and one EXPR, got %d arguments: %s (quote an EXPR that has spaces)", c.NArg(), strings.Join(c.Args().Slice(), " "))
+	}
+	if refuse != nil {
+		return sliceRefusal{runErr: refuse, scriptErr: usagef("expected IN and one EXPR, got %d arguments (see strider slice --help)", c.NArg())}, nil
 	}
 	j := sliceJob{in: c.Args().Get(0), expr: c.Args().Get(1)}
 	var err error
 	if j.items, err = pylit.ParseIndex(j.expr); err != nil {
-		return nil, usagef("%v", err)
+		err = usagef("%v", err)
+		return sliceRefusal{runErr: err, scriptErr: err}, nil
 	}
 	return j, nil
+}
+
+// sliceRefusal is a slice command line without a valid IN EXPR: run
+// refuses it, and so does the script, in its own words and after
+// refusing --as-torch.
+type sliceRefusal struct{ runErr, scriptErr error }
+
+func (r sliceRefusal) run(*env) error { return r.runErr }
+
+func (r sliceRefusal) script(s *script) error {
+	if s.lib == "torch" {
+		return errSliceTorch
+	}
+	return r.scriptErr
 }
 
 func (j sliceJob) run(e *env) error {
@@ -87,6 +106,9 @@ func (j sliceJob) run(e *env) error {
 	})
 }
 
+// errSliceTorch refuses --as-torch.
+var errSliceTorch = usagef("--as-torch: PyTorch's indexing is not NumPy's in every case (boolean scalars, lists apart); use --as-numpy")
+
 // keepOrderLists refuses --order keep for an expression with list indices.
 func keepOrderLists(expr string) error {
 	return usagef("--order keep: %q has list indices, so its result is not a view; only views (integers, slices, ..., None) keep their order", expr)
@@ -97,7 +119,7 @@ func keepOrderLists(expr string) error {
 // of constants and punctuation, nothing to run.
 func (j sliceJob) script(s *script) error {
 	if s.lib == "torch" {
-		return usagef("--as-torch: PyTorch's indexing is not NumPy's in every case (boolean scalars, lists apart); use --as-numpy")
+		return errSliceTorch
 	}
 	for _, it := range j.items {
 		if s.keepOrder && (it.Kind == pylit.IndexArray || it.Kind == pylit.IndexBoolArray) {
