@@ -7,13 +7,14 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"strider/internal/dtype"
 	"strider/internal/termsafe"
 	"strider/npy"
 	"strider/ops"
 	"strider/text"
 )
 
-var fromTextCommand = &cli.Command{
+var fromTextCommand = newCommand(&cli.Command{
 	Name:      "from-text",
 	Usage:     "read a text table into .npy, as np.loadtxt (or JSON lists)",
 	ArgsUsage: "IN|-",
@@ -54,27 +55,44 @@ Examples:
 		&cli.StringFlag{Name: "ndmin", Value: "0", Usage: "at least `K` dimensions: 0, 1 or 2"},
 		textJSONFlag, outputFlag, deviceFlag, threadsFlag, quietFlag, asNumpyFlag,
 	},
-	Action: runFromText,
+}, parseFromText)
+
+// fromTextJob is from-text's command line.
+type fromTextJob struct {
+	in        string
+	dtypeName string // --dtype as given: the script names it so
+	d         dtype.Dtype
+	json      bool
+	lt        text.LoadTxt
+	// given says which of loadtxt's options the command line sets: the
+	// script passes those.
+	given struct{ delimiter, comments, skiprows, usecols, ndmin bool }
 }
 
-func runFromText(c *cli.Context) error {
-	spec, err := oneInput(c, "input IN (or - for standard input)")
-	if err != nil {
+func parseFromText(c *cli.Context) (job, error) {
+	j := fromTextJob{dtypeName: c.String("dtype"), json: c.Bool(textJSONFlag.Name)}
+	var err error
+	if j.in, err = oneInput(c, "input IN (or - for standard input)"); err != nil {
+		return nil, err
+	}
+	if j.d, err = npy.ParseDescr(j.dtypeName); err != nil {
+		return nil, usagef("--dtype: %v", err)
+	}
+	if j.lt, err = loadTxtFlags(c); err != nil {
+		return nil, err
+	}
+	j.given.delimiter = c.IsSet(textDelimiterFlag.Name) || c.Bool(textCSVFlag.Name)
+	j.given.comments, j.given.skiprows = c.IsSet(textCommentsFlag.Name), c.IsSet("skiprows")
+	j.given.usecols, j.given.ndmin = c.IsSet("usecols"), c.IsSet("ndmin")
+	return j, nil
+}
+
+func (j fromTextJob) run(e *env) error {
+	if err := e.cpuOnly(); err != nil {
 		return err
 	}
-	opt, err := cpuOptions(c)
-	if err != nil {
-		return err
-	}
-	d, err := npy.ParseDescr(c.String("dtype"))
-	if err != nil {
-		return usagef("--dtype: %v", err)
-	}
-	lt, err := loadTxtFlags(c)
-	if err != nil {
-		return err
-	}
-	input, release, err := readText(c, spec)
+	spec, d := j.in, j.d
+	input, release, err := j.readText(e)
 	if err != nil {
 		return fmt.Errorf("%s: %w", displayName(spec), err)
 	}
@@ -86,28 +104,28 @@ func runFromText(c *cli.Context) error {
 		}
 		return err
 	}
-	if c.Bool(textJSONFlag.Name) {
+	if j.json {
 		data, shape, err := text.LoadJSON(input, d)
 		if err != nil {
 			return named(err)
 		}
-		return writeResult(c, opt, d, shape, func(dst []byte, o ops.Options) error {
+		return e.writeResult(d, shape, func(dst []byte, o ops.Options) error {
 			o.Done.Add(int64(copy(dst, data)))
 			return nil
 		})
 	}
 	// Rows are counted first, then parsed straight into the output: an
 	// error in them aborts the output, so none is left behind.
-	plan, err := lt.Plan(input, d, opt.Options)
+	plan, err := j.lt.Plan(input, d, e.Options)
 	if err != nil {
 		return named(err)
 	}
 	if len(plan.Shape) > 0 && plan.Shape[0] == 0 {
 		// NumPy's UserWarning, and its empty array.
-		fmt.Fprintf(c.App.ErrWriter, "strider: from-text: warning: loadtxt: input contained no data: \"%s\"\n", termsafe.Escape(displayName(spec)))
+		fmt.Fprintf(e.stderr, "strider: from-text: warning: loadtxt: input contained no data: \"%s\"\n", termsafe.Escape(displayName(spec)))
 	}
 	filled := false
-	err = writeResult(c, opt, d, plan.Shape, func(dst []byte, o ops.Options) error {
+	err = e.writeResult(d, plan.Shape, func(dst []byte, o ops.Options) error {
 		filled = true
 		if err := plan.Fill(dst); err != nil {
 			return named(err)
@@ -175,32 +193,25 @@ func loadTxtFlags(c *cli.Context) (text.LoadTxt, error) {
 // pipe of gigabytes, in one line or many: npy.ReadStream), so the heap
 // holds one block of it whatever its size. The caller calls release when
 // done with the bytes.
-func readText(c *cli.Context, spec string) (text []byte, release func(), err error) {
-	if spec != "-" {
-		return npy.MapBytes(spec)
+func (j fromTextJob) readText(e *env) (text []byte, release func(), err error) {
+	if j.in != "-" {
+		return npy.MapBytes(j.in)
 	}
-	return npy.ReadStream(c.App.Reader, "standard input")
+	return npy.ReadStream(e.stdin, "standard input")
 }
 
-func (s *script) fromText(c *cli.Context) error {
-	spec, err := oneInput(c, "input IN (or - for standard input)")
-	if err != nil {
-		return err
-	}
-	if _, err := npy.ParseDescr(c.String("dtype")); err != nil {
-		return usagef("--dtype: %v", err)
-	}
+// script writes np.loadtxt, or np.array of json.load with --json.
+func (j fromTextJob) script(s *script) error {
 	s.importModule("numpy as np")
-	src := pyStr(spec)
-	if spec == "-" {
+	src := pyStr(j.in)
+	if j.in == "-" {
 		s.importModule("sys")
 		src = "sys.stdin"
-	} else {
 	}
-	dtype := pyStr(c.String("dtype"))
-	if c.Bool(textJSONFlag.Name) {
+	dtype := pyStr(j.dtypeName)
+	if j.json {
 		s.importModule("json")
-		if spec == "-" {
+		if j.in == "-" {
 			s.add("r = np.array(json.load(sys.stdin), dtype=%s)", dtype)
 		} else {
 			s.add("with open(%s) as f:", src)
@@ -210,30 +221,20 @@ func (s *script) fromText(c *cli.Context) error {
 		return nil
 	}
 	kw := []string{"dtype=" + dtype}
-	switch {
-	case c.Bool(textCSVFlag.Name):
-		kw = append(kw, "delimiter=','")
-	case c.IsSet(textDelimiterFlag.Name):
-		kw = append(kw, "delimiter="+pyStr(c.String(textDelimiterFlag.Name)))
+	if j.given.delimiter {
+		kw = append(kw, "delimiter="+pyStr(string([]byte{j.lt.Delimiter})))
 	}
-	if c.IsSet(textCommentsFlag.Name) {
-		kw = append(kw, "comments="+pyStr(c.String(textCommentsFlag.Name)))
+	if j.given.comments {
+		kw = append(kw, "comments="+pyStr(j.lt.Comments))
 	}
-	for _, name := range []string{"skiprows", "ndmin"} {
-		if c.IsSet(name) {
-			n, err := parseInt(name, c.String(name))
-			if err != nil {
-				return err
-			}
-			kw = append(kw, fmt.Sprintf("%s=%d", name, n))
-		}
+	if j.given.skiprows {
+		kw = append(kw, fmt.Sprintf("skiprows=%d", j.lt.SkipRows))
 	}
-	if c.IsSet("usecols") {
-		cols, err := parseInts("usecols", c.String("usecols"))
-		if err != nil {
-			return err
-		}
-		kw = append(kw, "usecols="+pyInts(cols))
+	if j.given.ndmin {
+		kw = append(kw, fmt.Sprintf("ndmin=%d", j.lt.NDMin))
+	}
+	if j.given.usecols {
+		kw = append(kw, "usecols="+pyInts(j.lt.UseCols))
 	}
 	s.add("r = np.loadtxt(%s, %s)", src, strings.Join(kw, ", "))
 	s.save("r")

@@ -11,7 +11,7 @@ import (
 	"strider/ops"
 )
 
-var concatCommand = &cli.Command{
+var concatCommand = newCommand(&cli.Command{
 	Name:      "concat",
 	Usage:     "join arrays along an axis (numpy.concatenate, torch.cat)",
 	ArgsUsage: "IN IN...",
@@ -29,10 +29,9 @@ Examples:
 	Flags: withShared(
 		&cli.StringFlag{Name: "axis", Aliases: []string{"dim"}, Value: "0", Usage: "axis `A` to join along, or none to flatten"},
 	),
-	Action: func(c *cli.Context) error { return runJoin(c, false) },
-}
+}, func(c *cli.Context) (job, error) { return parseJoin(c, false) })
 
-var stackCommand = &cli.Command{
+var stackCommand = newCommand(&cli.Command{
 	Name:      "stack",
 	Usage:     "join arrays along a new axis (numpy.stack, torch.stack)",
 	ArgsUsage: "IN IN...",
@@ -47,84 +46,89 @@ Examples:
 	Flags: withShared(
 		&cli.StringFlag{Name: "axis", Aliases: []string{"dim"}, Value: "0", Usage: "position `A` of the new axis"},
 	),
-	Action: func(c *cli.Context) error { return runJoin(c, true) },
+}, func(c *cli.Context) (job, error) { return parseJoin(c, true) })
+
+// joinJob is concat's or stack's command line.
+type joinJob struct {
+	ins   []string
+	axis  int  // as given, not yet checked against the inputs
+	flat  bool // concat's --axis none
+	stack bool
 }
 
-// joinArgs reads the inputs and --axis (flat: concat's --axis none).
-func joinArgs(c *cli.Context, stack bool) (specs []string, axis int, flat bool, err error) {
-	specs = c.Args().Slice()
-	if len(specs) == 0 {
-		return nil, 0, false, usagef("missing the inputs IN IN... (see strider %s --help)", c.Command.Name)
+// parseJoin reads the inputs and --axis.
+func parseJoin(c *cli.Context, stack bool) (job, error) {
+	j := joinJob{ins: c.Args().Slice(), stack: stack}
+	if len(j.ins) == 0 {
+		return nil, usagef("missing the inputs IN IN... (see strider %s --help)", c.Command.Name)
 	}
 	stdin := 0
-	for _, s := range specs {
+	for _, s := range j.ins {
 		if s == "-" {
 			stdin++
 		}
 	}
 	if stdin > 1 {
-		return nil, 0, false, usagef("standard input (-) is given %d times; it can be read once", stdin)
+		return nil, usagef("standard input (-) is given %d times; it can be read once", stdin)
 	}
 	a := strings.TrimSpace(c.String("axis"))
 	if !stack && strings.EqualFold(a, "none") {
-		return specs, 0, true, nil
+		j.flat = true
+		return j, nil
 	}
-	axis, err = parseInt("axis", a)
-	if err != nil && !stack {
-		err = usagef("--axis %q is not an integer or none", c.String("axis"))
+	var err error
+	if j.axis, err = parseInt("axis", a); err != nil {
+		if !stack {
+			err = usagef("--axis %q is not an integer or none", c.String("axis"))
+		}
+		return nil, err
 	}
-	return specs, axis, false, err
+	return j, nil
 }
 
-func runJoin(c *cli.Context, stack bool) error {
-	specs, axis, flat, err := joinArgs(c, stack)
-	if err != nil {
-		return err
-	}
-	opt, err := options(c)
-	if err != nil {
-		return err
-	}
-	ins := make([]input, 0, len(specs))
+func (j joinJob) run(e *env) error {
+	ins := make([]input, 0, len(j.ins))
 	defer func() {
 		for _, in := range ins {
 			in.Close()
 		}
 	}()
-	shapes := make([][]int, len(specs))
-	dtypes := make([]dtype.Dtype, len(specs))
-	for i, spec := range specs {
-		in, err := openInput(c, spec, npy.AccessAllLater)
+	shapes := make([][]int, len(j.ins))
+	dtypes := make([]dtype.Dtype, len(j.ins))
+	for i, spec := range j.ins {
+		in, err := e.openInput(spec, npy.AccessAllLater)
 		if err != nil {
 			return err
 		}
 		ins = append(ins, in)
 		shapes[i], dtypes[i] = in.view.Shape, in.Dtype
-		if flat {
+		if j.flat {
 			shapes[i] = []int{in.view.Count()}
 		}
 	}
 	var shape []int
-	if stack {
-		shape, axis, err = ops.StackShape(shapes, axis)
+	var axis int
+	var err error
+	if j.stack {
+		shape, axis, err = ops.StackShape(shapes, j.axis)
 	} else {
-		shape, axis, err = ops.ConcatShape(shapes, axis)
+		shape, axis, err = ops.ConcatShape(shapes, j.axis)
 	}
 	if err != nil {
 		return err
 	}
-	j := &ops.Join{Inputs: make([]ops.JoinInput, len(ins)), Shape: shape, Axis: axis, Stack: stack, Flat: flat,
+	join := &ops.Join{Inputs: make([]ops.JoinInput, len(ins)), Shape: shape, Axis: axis, Stack: j.stack, Flat: j.flat,
 		Dtype: joinType(ins, dtypes)}
 	for i, in := range ins {
-		j.Inputs[i] = ops.JoinInput{View: in.view, Dtype: in.Dtype, Name: displayName(specs[i])}
+		join.Inputs[i] = ops.JoinInput{View: in.view, Dtype: in.Dtype, Name: displayName(j.ins[i])}
 	}
-	if _, onCPU := opt.eng.(cpu); !onCPU {
-		j.Engine = opt.eng
+	if _, onCPU := e.eng.(cpu); !onCPU {
+		join.Engine = e.eng
 	}
 	r := result{
-		whole:  j.Fill,
-		pieces: func(buf []byte, o ops.Options, emit emitter) error { return j.Pieces(buf, o, emit) },
-		part:   j.Part(),
+		whole:  join.Fill,
+		pieces: func(buf []byte, o ops.Options, emit emitter) error { return join.Pieces(buf, o, emit) },
+		part:   join.Part(),
 		// The inputs read out of order are read in first (see readAhead).
 		readIn: func() {
 			for _, in := range ins {
@@ -132,7 +136,7 @@ func runJoin(c *cli.Context, stack bool) error {
 			}
 		},
 	}
-	return writeOutput(c, opt, j.Dtype, shape, false, r)
+	return e.writeOutput(join.Dtype, shape, false, r)
 }
 
 // joinType is the dtype numpy.concatenate gives the inputs of dtypes ds:
@@ -149,18 +153,15 @@ func joinType(ins []input, ds []dtype.Dtype) dtype.Dtype {
 	return dtype.ResultType(operands...)
 }
 
-// join writes concat's and stack's scripts.
-func (s *script) join(c *cli.Context, stack bool) error {
-	specs, axis, flat, err := joinArgs(c, stack)
-	if err != nil {
-		return err
-	}
-	names := make([]string, len(specs))
-	for i, spec := range specs {
+// script writes np.concatenate or np.stack (torch.cat or torch.stack).
+func (j joinJob) script(s *script) error {
+	stack, flat := j.stack, j.flat
+	names := make([]string, len(j.ins))
+	for i, spec := range j.ins {
 		names[i] = s.load("a"+strconv.Itoa(i), spec)
 	}
 	list := "[" + strings.Join(names, ", ") + "]"
-	ax := strconv.Itoa(axis)
+	ax := strconv.Itoa(j.axis)
 	if flat {
 		ax = "None"
 	}

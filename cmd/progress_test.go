@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -31,13 +32,18 @@ func writeTestArray(t *testing.T, path string, d dtype.Dtype, shape []int) {
 // CPU, into a file and into standard output, and checks through the app's
 // progress hook that the work reported every byte of its total: gather
 // with and without --axis, with one element per index, gather-elements and
-// the rest, whichever kernel ran.
+// the rest, whichever kernel ran. stats reads a float32 array whose
+// standard deviation takes a second pass, one with an infinity, where it
+// does not, and a gathered EXPR; unique-consecutive reports its search and
+// its outputs apart, the search over a strided view with --axis.
 func TestProgressReachesTotal(t *testing.T) {
 	dir := t.TempDir()
 	m := filepath.Join(dir, "m.npy")     // 6x5 float32
 	m3 := filepath.Join(dir, "m3.npy")   // 3x4x5 int16
 	idx := filepath.Join(dir, "idx.npy") // 6x2 int64, values 0..4
 	text := filepath.Join(dir, "m.txt")
+	json := filepath.Join(dir, "m.json")
+	inf := filepath.Join(dir, "inf.npy") // float32 1, +inf, 2, 3
 	writeTestArray(t, m, dtype.Dtype{Kind: 'f', Size: 4}, []int{6, 5})
 	writeTestArray(t, m3, dtype.Dtype{Kind: 'i', Size: 2}, []int{3, 4, 5})
 	o, err := npy.Create(idx, nil, dtype.Int64, []int{6, 2})
@@ -53,27 +59,44 @@ func TestProgressReachesTotal(t *testing.T) {
 	if err := os.WriteFile(text, []byte("1 2 3\n4 5 6\n"), 0o666); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.WriteFile(json, []byte("[[1, 2.5], [NaN, -Infinity]]"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if o, err = npy.Create(inf, nil, dtype.Dtype{Kind: 'f', Size: 4}, []int{4}); err != nil {
+		t.Fatal(err)
+	}
+	for i, bits := range []uint32{0x3f800000, 0x7f800000, 0x40000000, 0x40400000} {
+		binary.LittleEndian.PutUint32(o.Data[4*i:], bits)
+	}
+	if err := o.Commit(); err != nil {
+		t.Fatal(err)
+	}
 	cases := []string{
 		"transpose M", "transpose --axes 1,0,2 M3", "diagonal M", "diagonal --axis1 1 --axis2 2 M3",
 		"gather --index [4,0,2] M", "gather --index [1,0] --axis 0 M", "gather --index [3,3] --axis 1 M",
 		"gather --index [2,0] --axis 2 M3", "gather --index 2 --axis 1 M3", "gather --indices IDX --axis 1 M",
 		"gather-elements --indices IDX --axis 1 M", "gather-elements --indices IDX --axis 0 M",
 		"tril-indices 5", "triu-indices 4 6 --offset 1", "sort M", "sort --argsort --axis 0 M3",
-		"sort --indices OUT2 M", "slice M ::2,1:", "slice M3 [0,2],:,::-1", "from-text TEXT",
+		"sort --indices OUT2 M", "slice M ::2,1:", "slice M3 [0,2],:,::-1", "from-text TEXT", "from-text --json JSON",
+		"stats M", "stats INF", "stats --json M3", "stats M3 [0,2],:,::-1", "to-text M", "to-text --csv --fmt %d IDX",
+		"to-text --json M3", "unique-consecutive M", "unique-consecutive --axis 1 M3 --inverse OUT2 --counts OUT3",
+		"unique-consecutive M3 --counts OUT2",
 		"compare M M", "compare --exact M3 M3", "reshape M 3,10", "reshape --order F M3 4,15", "cast --dtype >f8 M",
 		"stack --axis 1 M M", "stack --axis -1 M M M", "stack M M", "concat --axis 1 M M", "concat --axis none M M3",
 	}
 	for _, line := range cases {
 		for _, out := range []string{"file", "stream"} {
 			t.Run(strings.ReplaceAll(line, " ", "_")+"/"+out, func(t *testing.T) {
-				r := strings.NewReplacer("M3", m3, "M", m, "IDX", idx, "TEXT", text, "OUT2", filepath.Join(t.TempDir(), "i.npy"))
+				r := strings.NewReplacer("M3", m3, "M", m, "IDX", idx, "TEXT", text, "JSON", json, "INF", inf,
+					"OUT2", filepath.Join(t.TempDir(), "i.npy"), "OUT3", filepath.Join(t.TempDir(), "c.npy"))
 				args := append([]string{"strider"}, strings.Fields(r.Replace(line))...)
 				target := filepath.Join(t.TempDir(), "out.npy")
 				if out == "stream" && !strings.Contains(line, "OUT2") {
 					target = "-"
 				}
 				args = append(args, "--threads", "2")
-				if !strings.HasPrefix(line, "compare") {
+				// compare and stats print a report: they take no -o.
+				if !strings.HasPrefix(line, "compare") && !strings.HasPrefix(line, "stats") {
 					args = append(args, "-o", target)
 				}
 				checkProgress(t, args)

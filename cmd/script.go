@@ -346,14 +346,7 @@ func (s *script) build(c *cli.Context) error {
 }
 
 // scriptBuilders are the commands that print scripts, and how.
-var scriptBuilders = map[string]func(*script, *cli.Context) error{
-	"unique-consecutive": (*script).uniqueConsecutive,
-	"concat":             func(s *script, c *cli.Context) error { return s.join(c, false) },
-	"stack":              func(s *script, c *cli.Context) error { return s.join(c, true) },
-	"to-text":            (*script).toText,
-	"from-text":          (*script).fromText,
-	"stats":              (*script).stats,
-}
+var scriptBuilders = map[string]func(*script, *cli.Context) error{}
 
 func pyBool(b bool) string {
 	if b {

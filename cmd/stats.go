@@ -20,7 +20,7 @@ var statsJSONFlag = &cli.BoolFlag{
 	Name: "json", Usage: "print one JSON object: shape, dtype, count, nan, posinf, neginf, zero, min, max, mean, std",
 }
 
-var statsCommand = &cli.Command{
+var statsCommand = newCommand(&cli.Command{
 	Name:      "stats",
 	Usage:     "count, NaN/inf/zero counts, nanmin, nanmax, nanmean, nanstd",
 	ArgsUsage: "IN [EXPR]",
@@ -53,76 +53,112 @@ nan/posinf/neginf counts say which).
 Examples:
    strider stats x.npy
    strider stats --json x.npy '::2, 0'`,
-	Flags:  []cli.Flag{statsJSONFlag, deviceFlag, threadsFlag, asNumpyFlag},
-	Action: runStats,
+	Flags: []cli.Flag{statsJSONFlag, deviceFlag, threadsFlag, quietFlag, asNumpyFlag},
+}, parseStats)
+
+// statsMaxVisits bounds the elements stats reads or gathers from a view
+// larger than its storage, which is read once per distinct element
+// (ops.Stats skips the axes of stride 0): about a second on 2 cores (0.4 G
+// float32s a second).
+const statsMaxVisits = 1 << 28
+
+// statsJob is stats' command line.
+type statsJob struct {
+	in      string
+	hasExpr bool
+	expr    string            // EXPR as given
+	items   []pylit.IndexItem // EXPR read (nil for a[()], as without EXPR)
+	json    bool
 }
 
-func runStats(c *cli.Context) error {
+func parseStats(c *cli.Context) (job, error) {
 	if c.NArg() == 0 || c.NArg() > 2 {
-		return usagef("expected IN and an optional EXPR, got %d arguments (see strider stats --help)", c.NArg())
+		return nil, usagef("expected IN and an optional EXPR, got %d arguments (see strider stats --help)", c.NArg())
 	}
-	spec := c.Args().Get(0)
-	opt, err := cpuOptions(c)
-	if err != nil {
-		return err
-	}
-	var items []pylit.IndexItem
-	if c.NArg() == 2 {
-		if items, err = pylit.ParseIndex(c.Args().Get(1)); err != nil {
-			return usagef("%v", err)
+	j := statsJob{in: c.Args().Get(0), json: c.Bool(statsJSONFlag.Name)}
+	if j.hasExpr = c.NArg() == 2; j.hasExpr {
+		j.expr = c.Args().Get(1)
+		var err error
+		if j.items, err = pylit.ParseIndex(j.expr); err != nil {
+			return nil, usagef("%v", err)
 		}
 	}
-	in, err := openInput(c, spec, npy.AccessAll)
+	return j, nil
+}
+
+// run reads a[EXPR], gathering it first when EXPR is not a view, and
+// summarises it, under one progress line.
+func (j statsJob) run(e *env) error {
+	if err := e.cpuOnly(); err != nil {
+		return err
+	}
+	in, err := e.openInput(j.in, npy.AccessAll)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	// A view larger than its storage is read once per distinct element
-	// (ops.Stats skips the axes of stride 0); what is left is bounded.
-	const maxVisits = 1 << 28 // about a second on 2 cores (0.4 G float32s a second)
-	name := displayName(spec)
-	if items != nil {
-		name += "[" + c.Args().Get(1) + "]"
+	name := displayName(j.in)
+	if j.items != nil {
+		name += "[" + j.expr + "]"
 	}
-	v := in.view
-	if items != nil {
-		ix, err := in.view.Index(items)
-		if err != nil {
-			return err
-		}
-		var ok bool
-		if v, ok = ix.Basic(); !ok {
-			if err := checkVisits(name, in.view, ops.Count(ix.Shape), "elements to gather", maxVisits); err != nil {
-				return err
-			}
-			n := ops.Count(ix.Shape) * in.Dtype.Size
-			if err := npy.CheckMemory("the indexed elements", int64(n)); err != nil {
-				return err
-			}
-			buf := make([]byte, n)
-			if err := opt.eng.Index(buf, ix, opt.Options); err != nil {
-				return err
-			}
-			v = ops.Contiguous(in.Dtype.Size, ix.Shape, buf)
-		}
+	v, gather, gathered, err := j.view(e, in, name)
+	if err != nil {
+		return err
 	}
 	distinct, _ := ops.DropRepeats(v)
-	if err := checkVisits(name, v, distinct.Count(), "elements to read", maxVisits); err != nil {
+	if err := checkVisits(name, v, distinct.Count(), "elements to read", statsMaxVisits); err != nil {
 		return err
 	}
 	f := in.Dtype
-	s, err := ops.Stats(v, f, opt.Options)
+	var s ops.Summary
+	err = e.withProgress(gathered+ops.StatsWork(v, f), func(o ops.Options) error {
+		if gather != nil {
+			if err := gather(o); err != nil {
+				return err
+			}
+		}
+		var err error
+		if s, err = ops.Stats(v, f, o); err != nil {
+			return fmt.Errorf("%s: %w", displayName(j.in), err)
+		}
+		return nil
+	})
 	if err != nil {
-		return fmt.Errorf("%s: %w", displayName(spec), err)
+		return err
 	}
 	var out []byte
-	if c.Bool(statsJSONFlag.Name) {
+	if j.json {
 		out = statsJSON(v.Shape, in.Dtype, s)
 	} else {
 		out = statsText(v.Shape, in.Dtype, s)
 	}
-	_, err = c.App.Writer.Write(out)
+	_, err = e.stdout.Write(out)
 	return err
+}
+
+// view is a[EXPR], the input's view when EXPR makes one; otherwise a
+// buffer of the elements EXPR picks, which gather fills (gathered bytes).
+func (j statsJob) view(e *env, in input, name string) (v ops.View, gather func(o ops.Options) error, gathered int64, err error) {
+	if j.items == nil {
+		return in.view, nil, 0, nil
+	}
+	ix, err := in.view.Index(j.items)
+	if err != nil {
+		return v, nil, 0, err
+	}
+	if v, ok := ix.Basic(); ok {
+		return v, nil, 0, nil
+	}
+	if err := checkVisits(name, in.view, ops.Count(ix.Shape), "elements to gather", statsMaxVisits); err != nil {
+		return v, nil, 0, err
+	}
+	n := ops.Count(ix.Shape) * in.Dtype.Size
+	if err := npy.CheckMemory("the indexed elements", int64(n)); err != nil {
+		return v, nil, 0, err
+	}
+	buf := make([]byte, n)
+	gather = func(o ops.Options) error { return e.eng.Index(buf, ix, o) }
+	return ops.Contiguous(in.Dtype.Size, ix.Shape, buf), gather, int64(n), nil
 }
 
 // statsValue is one statistic in the output: text is what NumPy prints,
@@ -201,21 +237,15 @@ func statsJSON(shape []int, d dtype.Dtype, s ops.Summary) []byte {
 		lo.json, hi.json, statsJSONFloat(s.Mean), statsJSONFloat(s.Std))
 }
 
-func (s *script) stats(c *cli.Context) error {
-	if c.NArg() < 1 || c.NArg() > 2 {
-		return usagef("expected IN and at most one EXPR, got %d arguments (see strider stats --help)", c.NArg())
-	}
-	if c.Bool("json") {
+// script prints the statistics with NumPy, in the text form.
+func (j statsJob) script(s *script) error {
+	if j.json {
 		return usagef("--as-numpy prints the text form of stats; leave out --json")
 	}
-	s.load("a", c.Args().Get(0))
-	if c.NArg() == 2 {
-		expr := c.Args().Get(1)
-		if _, err := pylit.ParseIndex(expr); err != nil {
-			return usagef("%v", err)
-		}
-		s.sliceNames(expr)
-		s.add("a = np.asarray(a[%s])", strings.Join(strings.Fields(expr), " "))
+	s.load("a", j.in)
+	if j.hasExpr {
+		s.sliceNames(j.expr)
+		s.add("a = np.asarray(a[%s])", strings.Join(strings.Fields(j.expr), " "))
 	}
 	s.add("x = np.abs(a) if a.dtype.kind == 'c' else a  # complex: the statistics of the magnitude")
 	s.add("f = x.astype(np.float64)")

@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"strider/npy"
+	"strider/ops"
 	"strider/text"
 )
 
@@ -24,7 +25,7 @@ var (
 	textJSONFlag      = &cli.BoolFlag{Name: "json", Usage: "nested lists, as Python's json.dumps(a.tolist()) / json.load"}
 )
 
-var toTextCommand = &cli.Command{
+var toTextCommand = newCommand(&cli.Command{
 	Name:      "to-text",
 	Usage:     "write an array as text, as np.savetxt (or JSON lists)",
 	ArgsUsage: "IN",
@@ -55,37 +56,51 @@ Examples:
 		&cli.StringFlag{Name: "newline", Value: "\n", Usage: "row terminator `TEXT`", DefaultText: `"\n"`},
 		&cli.StringFlag{Name: "header", Usage: "`TEXT` written first, after the comment marker"},
 		&cli.StringFlag{Name: "footer", Usage: "`TEXT` written last, after the comment marker"},
-		textCommentsFlag, textJSONFlag, outputFlag, deviceFlag, threadsFlag, asNumpyFlag,
+		textCommentsFlag, textJSONFlag, outputFlag, deviceFlag, threadsFlag, quietFlag, asNumpyFlag,
 	},
-	Action: runToText,
+}, parseToText)
+
+// toTextJob is to-text's command line.
+type toTextJob struct {
+	in   string
+	st   text.SaveTxt
+	json bool
+	// given says which of savetxt's options the command line sets: the
+	// script passes those.
+	given struct{ delimiter, newline, header, footer, comments bool }
 }
 
-func runToText(c *cli.Context) error {
-	spec, err := oneInput(c, "input IN")
-	if err != nil {
-		return err
+func parseToText(c *cli.Context) (job, error) {
+	j := toTextJob{json: c.Bool(textJSONFlag.Name)}
+	var err error
+	if j.in, err = oneInput(c, "input IN"); err != nil {
+		return nil, err
 	}
-	opt, err := cpuOptions(c)
-	if err != nil {
-		return err
-	}
-	st := text.SaveTxt{
+	j.st = text.SaveTxt{
 		Fmt: c.String("fmt"), Delimiter: " ", Newline: c.String("newline"),
 		Header: c.String("header"), Footer: c.String("footer"), Comments: "# ",
 	}
-	if c.IsSet(textDelimiterFlag.Name) {
-		st.Delimiter = c.String(textDelimiterFlag.Name)
+	if j.given.delimiter = c.IsSet(textDelimiterFlag.Name); j.given.delimiter {
+		j.st.Delimiter = c.String(textDelimiterFlag.Name)
 	}
 	if c.Bool(textCSVFlag.Name) {
-		if c.IsSet(textDelimiterFlag.Name) && st.Delimiter != "," {
-			return usagef("--csv and --delimiter %q disagree", st.Delimiter)
+		if j.given.delimiter && j.st.Delimiter != "," {
+			return nil, usagef("--csv and --delimiter %q disagree", j.st.Delimiter)
 		}
-		st.Delimiter = ","
+		j.st.Delimiter, j.given.delimiter = ",", true
 	}
-	if c.IsSet(textCommentsFlag.Name) {
-		st.Comments = c.String(textCommentsFlag.Name)
+	if j.given.comments = c.IsSet(textCommentsFlag.Name); j.given.comments {
+		j.st.Comments = c.String(textCommentsFlag.Name)
 	}
-	in, err := openInput(c, spec, npy.AccessAll)
+	j.given.newline, j.given.header, j.given.footer = c.IsSet("newline"), c.IsSet("header"), c.IsSet("footer")
+	return j, nil
+}
+
+func (j toTextJob) run(e *env) error {
+	if err := e.cpuOnly(); err != nil {
+		return err
+	}
+	in, err := e.openInput(j.in, npy.AccessAll)
 	if err != nil {
 		return err
 	}
@@ -93,8 +108,10 @@ func runToText(c *cli.Context) error {
 	// Bounded before the output is created: the work (a view larger than
 	// its storage), the memory of a row, the disk for the text.
 	const maxWrites = 1 << 24 // about a second of savetxt on 2 cores (20 M elements/s), 5 s of JSON (3.4 M/s)
-	name, v := displayName(spec), in.view
-	if c.Bool(textJSONFlag.Name) {
+	name, v := displayName(j.in), in.view
+	// The progress counts the input's bytes as their text is written.
+	total := int64(v.Count()) * int64(v.Elem)
+	if j.json {
 		lists, numbers := jsonItems(v.Shape)
 		visits, what := numbers, "elements to write"
 		if numbers == 0 {
@@ -106,12 +123,12 @@ func runToText(c *cli.Context) error {
 		// Each list takes "[]", each number a digit, and all numbers but
 		// the first follow a ", ".
 		least := int64(2*lists + numbers + 2*max(numbers-1, 0))
-		if err := checkTextRoom(c, least); err != nil {
+		if err := checkTextRoom(e, least); err != nil {
 			return err
 		}
-		return writeText(c, func(w io.Writer) error { return text.WriteJSON(w, v, in.Dtype) })
+		return e.writeText(total, func(w io.Writer, o ops.Options) error { return text.WriteJSON(w, v, in.Dtype, o) })
 	}
-	least, memory, err := st.Needs(v, in.Dtype, opt.Options)
+	least, memory, err := j.st.Needs(v, in.Dtype, e.Options)
 	if err != nil {
 		return err
 	}
@@ -125,10 +142,10 @@ func runToText(c *cli.Context) error {
 	if err := npy.CheckMemory("the format and the text of a row", memory); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
-	if err := checkTextRoom(c, least); err != nil {
+	if err := checkTextRoom(e, least); err != nil {
 		return err
 	}
-	return writeText(c, func(w io.Writer) error { return st.Write(w, v, in.Dtype, opt.Options) })
+	return e.writeText(total, func(w io.Writer, o ops.Options) error { return j.st.Write(w, v, in.Dtype, o) })
 }
 
 // jsonItems is how many lists and numbers json.dumps(a.tolist()) writes
@@ -153,9 +170,9 @@ func jsonItems(shape []int) (lists, numbers int) {
 // check needs the exact size, which a text does not have before it is
 // written. A device or FIFO as PATH (-o /dev/null) is written, not
 // created, and takes any size; standard output is a stream.
-func checkTextRoom(c *cli.Context, n int64) error {
-	path := c.String(outputFlag.Name)
-	if !c.IsSet(outputFlag.Name) || path == "-" || path == "" {
+func checkTextRoom(e *env, n int64) error {
+	path := e.output
+	if !e.outputSet || path == "-" || path == "" {
 		return nil
 	}
 	target := path
@@ -176,22 +193,19 @@ func checkTextRoom(c *cli.Context, n int64) error {
 
 // textTarget is where a text result goes: a path literal, or standard
 // output.
-func (s *script) textTarget(c *cli.Context) string {
-	if out := c.String(outputFlag.Name); out != "" && out != "-" {
-		return pyStr(out)
+func (s *script) textTarget() string {
+	if s.out != "" && s.out != "-" {
+		return pyStr(s.out)
 	}
 	s.importModule("sys")
 	return "sys.stdout.buffer"
 }
 
-func (s *script) toText(c *cli.Context) error {
-	spec, err := oneInput(c, "input IN")
-	if err != nil {
-		return err
-	}
-	a := s.load("a", spec)
-	out := s.textTarget(c)
-	if c.Bool(textJSONFlag.Name) {
+// script writes np.savetxt, or json.dumps of the nested lists.
+func (j toTextJob) script(s *script) error {
+	a := s.load("a", j.in)
+	out := s.textTarget()
+	if j.json {
 		s.importModule("json")
 		if out == "sys.stdout.buffer" {
 			s.add("sys.stdout.buffer.write(json.dumps(%s.tolist()).encode())", a)
@@ -201,20 +215,20 @@ func (s *script) toText(c *cli.Context) error {
 		}
 		return nil
 	}
-	kw := []string{"fmt=" + pyStr(c.String("fmt"))}
-	switch {
-	case c.Bool(textCSVFlag.Name):
-		kw = append(kw, "delimiter=','")
-	case c.IsSet(textDelimiterFlag.Name):
-		kw = append(kw, "delimiter="+pyStr(c.String(textDelimiterFlag.Name)))
+	kw := []string{"fmt=" + pyStr(j.st.Fmt)}
+	if j.given.delimiter {
+		kw = append(kw, "delimiter="+pyStr(j.st.Delimiter))
 	}
-	for _, name := range []string{"newline", "header", "footer"} {
-		if c.IsSet(name) {
-			kw = append(kw, name+"="+pyStr(c.String(name)))
+	for _, o := range []struct {
+		name, value string
+		given       bool
+	}{{"newline", j.st.Newline, j.given.newline}, {"header", j.st.Header, j.given.header}, {"footer", j.st.Footer, j.given.footer}} {
+		if o.given {
+			kw = append(kw, o.name+"="+pyStr(o.value))
 		}
 	}
-	if c.IsSet(textCommentsFlag.Name) {
-		kw = append(kw, "comments="+pyStr(c.String(textCommentsFlag.Name)))
+	if j.given.comments {
+		kw = append(kw, "comments="+pyStr(j.st.Comments))
 	}
 	s.add("np.savetxt(%s, %s, %s)", out, a, strings.Join(kw, ", "))
 	return nil

@@ -11,7 +11,7 @@ import (
 	"strider/ops"
 )
 
-var uniqueConsecutiveCommand = &cli.Command{
+var uniqueConsecutiveCommand = newCommand(&cli.Command{
 	Name:      "unique-consecutive",
 	Usage:     "collapse runs of equal neighbours (torch.unique_consecutive)",
 	ArgsUsage: "IN",
@@ -33,142 +33,153 @@ Examples:
 		&cli.StringFlag{Name: "inverse", Usage: "also write the int64 run index of each element to `OUT.npy`"},
 		&cli.StringFlag{Name: "counts", Usage: "also write the int64 length of each run to `OUT.npy`"},
 	),
-	Action: runUniqueConsecutive,
+}, parseUniqueConsecutive)
+
+// uniqueJob is unique-consecutive's command line.
+type uniqueJob struct {
+	in      string
+	axis    int    // as given, not yet checked against the input
+	hasAxis bool   // false: flatten
+	inverse string // --inverse; "" without it
+	counts  string // --counts; "" without it
 }
 
-// uniqueArgs reads IN and --axis as given (hasAxis false: flatten).
-func uniqueArgs(c *cli.Context) (spec string, axis int, hasAxis bool, err error) {
-	if spec, err = oneInput(c, "input IN"); err != nil {
-		return "", 0, false, err
+func parseUniqueConsecutive(c *cli.Context) (job, error) {
+	var j uniqueJob
+	var err error
+	if j.in, err = oneInput(c, "input IN"); err != nil {
+		return nil, err
 	}
-	if c.IsSet("axis") {
-		if axis, err = axisValue(c); err != nil {
-			return "", 0, false, err
+	if j.hasAxis = c.IsSet("axis"); j.hasAxis {
+		if j.axis, err = axisValue(c); err != nil {
+			return nil, err
 		}
 	}
 	for _, name := range []string{"inverse", "counts"} {
 		if c.IsSet(name) && c.String(name) == "" {
-			return "", 0, false, usagef("--%s needs a path (or - for standard output)", name)
+			return nil, usagef("--%s needs a path (or - for standard output)", name)
 		}
 	}
-	return spec, axis, c.IsSet("axis"), nil
+	j.inverse, j.counts = c.String("inverse"), c.String("counts")
+	return j, nil
 }
 
-func runUniqueConsecutive(c *cli.Context) error {
-	spec, a, hasAxis, err := uniqueArgs(c)
+// run finds the runs, under a progress line of its own, then writes the
+// outputs, whose shapes the runs give, under another.
+func (j uniqueJob) run(e *env) error {
+	paths, err := j.paths(e)
 	if err != nil {
 		return err
 	}
-	opt, err := options(c)
-	if err != nil {
-		return err
-	}
-	paths, err := uniquePaths(c)
-	if err != nil {
-		return err
-	}
-	in, err := openInput(c, spec, npy.AccessAllLater)
+	in, err := e.openInput(j.in, npy.AccessAllLater)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
 	v, axis, read := in.view, -1, in.view // read: the order the rows are read in
-	if hasAxis {
-		if axis, err = ops.NormalizeAxis(a, len(v.Shape)); err != nil {
+	if j.hasAxis {
+		if axis, err = ops.NormalizeAxis(j.axis, len(v.Shape)); err != nil {
 			return err
 		}
 		read = v.AxisFirst(axis)
 	}
 	readAhead(in.Array, read)
-	starts, err := opt.eng.UniqueConsecutive(v, in.Dtype, axis, opt.Options)
+	var starts []int
+	err = e.withProgress(int64(v.Count()*v.Elem), func(o ops.Options) error {
+		var err error
+		starts, err = e.eng.UniqueConsecutive(v, in.Dtype, axis, o)
+		return err
+	})
 	if err != nil {
 		return err
 	}
+	return writeRuns(e, paths, in.Dtype, v, axis, starts)
+}
+
+// writeRuns creates the values of v at the run starts (elements, or rows
+// along axis when it is not -1), and the inverse and the counts where
+// their paths are not "", fills them and commits them together.
+func writeRuns(e *env, paths [3]string, d dtype.Dtype, v ops.View, axis int, starts []int) error {
 	n, shape, invShape := v.Count(), []int{len(starts)}, v.Shape
 	if axis >= 0 {
 		n, shape, invShape = v.Shape[axis], slices.Clone(v.Shape), []int{v.Shape[axis]}
 		shape[axis] = len(starts)
 	}
-	outs := make([]*npy.Output, 0, 3)
-	defer func() {
-		for _, o := range outs {
-			o.Abort()
-		}
-	}()
-	create := func(path string, d dtype.Dtype, shape []int) ([]byte, error) {
-		o, err := npy.Create(path, c.App.Writer, d, shape)
-		if err != nil {
-			return nil, err
-		}
-		outs = append(outs, o)
-		return o.Data, nil
-	}
-	vals, err := create(paths[0], in.Dtype, shape)
+	var outs outputSet
+	defer outs.abort()
+	vals, err := outs.create(e, paths[0], d, shape)
 	if err != nil {
 		return err
 	}
-	if axis < 0 {
-		err = opt.eng.TakeFlat(vals, v, starts, opt.Options)
-	} else {
-		err = opt.eng.Take(vals, v, axis, starts, opt.Options)
-	}
-	if err != nil {
-		return err
-	}
+	var inv, counts []byte
 	if paths[1] != "" {
-		inv, err := create(paths[1], dtype.Int64, invShape)
-		if err != nil {
+		if inv, err = outs.create(e, paths[1], dtype.Int64, invShape); err != nil {
 			return err
 		}
-		ops.RunIndex(inv, starts)
 	}
 	if paths[2] != "" {
-		counts, err := create(paths[2], dtype.Int64, []int{len(starts)})
+		if counts, err = outs.create(e, paths[2], dtype.Int64, []int{len(starts)}); err != nil {
+			return err
+		}
+	}
+	err = e.withProgress(int64(len(vals)+len(inv)+len(counts)), func(o ops.Options) error {
+		var err error
+		if axis < 0 {
+			err = e.eng.TakeFlat(vals, v, starts, o)
+		} else {
+			err = e.eng.Take(vals, v, axis, starts, o)
+		}
 		if err != nil {
 			return err
 		}
-		ops.RunLengths(counts, starts, n)
+		// RunIndex and RunLengths fill their outputs whole, in one pass.
+		if inv != nil {
+			ops.RunIndex(inv, starts)
+		}
+		if counts != nil {
+			ops.RunLengths(counts, starts, n)
+		}
+		o.Done.Add(int64(len(inv) + len(counts)))
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	return npy.CommitAll(outs...)
+	return outs.commit()
 }
 
-// uniquePaths is the output, --inverse and --counts ("" when not given):
-// at most one of them standard output, no two the same file.
-func uniquePaths(c *cli.Context) ([3]string, error) {
+// paths is the output, --inverse and --counts ("" when not given): at most
+// one of them standard output, no two the same file.
+func (j uniqueJob) paths(e *env) ([3]string, error) {
 	var p [3]string
 	var err error
-	if p[0], err = outputPath(c); err != nil {
+	if p[0], err = e.outputPath(); err != nil {
 		return p, err
 	}
-	p[1], p[2] = c.String("inverse"), c.String("counts")
+	p[1], p[2] = j.inverse, j.counts
 	names := [3]string{"the output", "--inverse " + p[1], "--counts " + p[2]}
 	for i := range p {
-		for j := i + 1; j < len(p); j++ {
+		for k := i + 1; k < len(p); k++ {
 			switch {
-			case p[i] == "" || p[j] == "":
-			case p[i] == "-" && p[j] == "-":
-				return p, usagef("%s and %s cannot both go to standard output; use -o FILE", names[i], names[j])
-			case p[i] != "-" && p[j] != "-" && samePath(npy.OutputFile(p[i]), npy.OutputFile(p[j])):
-				return p, usagef("%s is also %s", names[j], names[i])
+			case p[i] == "" || p[k] == "":
+			case p[i] == "-" && p[k] == "-":
+				return p, usagef("%s and %s cannot both go to standard output; use -o FILE", names[i], names[k])
+			case p[i] != "-" && p[k] != "-" && samePath(npy.OutputFile(p[i]), npy.OutputFile(p[k])):
+				return p, usagef("%s is also %s", names[k], names[i])
 			}
 		}
 	}
 	return p, nil
 }
 
-// uniqueConsecutive writes the command's script: torch's own function for
-// --as-torch; for --as-numpy the same definition in NumPy (NumPy has no
-// unique_consecutive): a run starts where a row differs from the one before
-// by !=, so NaNs never match.
-func (s *script) uniqueConsecutive(c *cli.Context) error {
-	spec, axis, hasAxis, err := uniqueArgs(c)
-	if err != nil {
-		return err
-	}
-	a := s.load("a", spec)
+// script writes torch's own function for --as-torch; for --as-numpy the
+// same definition in NumPy (NumPy has no unique_consecutive): a run starts
+// where a row differs from the one before by !=, so NaNs never match.
+func (j uniqueJob) script(s *script) error {
+	a := s.load("a", j.in)
 	dim := "None"
-	if hasAxis {
-		dim = strconv.Itoa(axis)
+	if j.hasAxis {
+		dim = strconv.Itoa(j.axis)
 	}
 	if s.lib == "torch" {
 		s.toTorch("t", a)
@@ -192,9 +203,9 @@ func (s *script) uniqueConsecutive(c *cli.Context) error {
 		s.add("cnt = np.diff(np.append(starts, len(rows))).astype(np.int64)")
 	}
 	s.save("r")
-	for _, f := range []struct{ flag, name string }{{"inverse", "inv"}, {"counts", "cnt"}} {
-		if c.IsSet(f.flag) {
-			s.add("np.save(%s, np.asarray(%s, dtype='<i8'))", s.target(c.String(f.flag)), f.name)
+	for _, f := range []struct{ path, name string }{{j.inverse, "inv"}, {j.counts, "cnt"}} {
+		if f.path != "" {
+			s.add("np.save(%s, np.asarray(%s, dtype='<i8'))", s.target(f.path), f.name)
 		}
 	}
 	return nil

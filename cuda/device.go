@@ -375,11 +375,16 @@ func (d *Device) Cast(dst []byte, to dtype.Dtype, v ops.View, from dtype.Dtype, 
 }
 
 // UniqueConsecutive runs the comparisons on the GPU and collects the run
-// starts from the downloaded flags on the host.
+// starts from the downloaded flags on the host. It advances opt.Done by
+// v's bytes, as ops.UniqueConsecutive does, once the starts are known.
 func (d *Device) UniqueConsecutive(v ops.View, f dtype.Dtype, axis int, opt ops.Options) ([]int, error) {
 	u, err := planUnique(v, f, axis)
 	if err := d.exec(nil, u.prog, err); err != nil {
 		return nil, err
 	}
-	return u.starts(), nil
+	starts := u.starts()
+	if opt.Done != nil {
+		opt.Done.Add(int64(v.Count() * v.Elem))
+	}
+	return starts, nil
 }

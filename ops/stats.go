@@ -202,6 +202,8 @@ func foldInts[I int64 | uint64](st *moments, xs []I, fs []float64) (lo, hi I) {
 // Axes of stride 0 (torch's expand) are not walked: each element is read
 // once and counted as often as it repeats (see DropRepeats), so the time is
 // that of the distinct elements, however large the view.
+//
+// It advances opt.Done by StatsWork(v, f) bytes as it reads.
 func Stats(v View, f dtype.Dtype, opt Options) (Summary, error) {
 	if err := f.CheckElem(v.Elem); err != nil {
 		return Summary{}, err
@@ -233,6 +235,7 @@ func Stats(v View, f dtype.Dtype, opt Options) (Summary, error) {
 		res.MinFloat, res.MaxFloat = float64(res.MinUint), float64(res.MaxUint)
 	}
 	numbers := total.n + total.pos + total.neg
+	round, walked := narrowRounding(f), false
 	switch {
 	case numbers == 0:
 	case total.pos > 0 && total.neg > 0:
@@ -244,15 +247,33 @@ func Stats(v View, f dtype.Dtype, opt Options) (Summary, error) {
 	default:
 		res.Mean = total.mean
 		res.Std = math.Sqrt(total.m2 / float64(total.n))
-		if round := narrowRounding(f); round != nil {
+		if round != nil {
 			// np.nanstd stores x - mean (taken in float64) and its square in
 			// the array's own float type (float32 for complex64 magnitudes),
 			// then sums in float64: a second pass repeats exactly that.
 			dev := mergeTree(walkStats(v, f, opt, newDeviationFolder(f, res.Mean, round)))
 			res.Std = math.Sqrt(dev.m2 / float64(total.n))
+			walked = true
 		}
 	}
+	if round != nil && !walked && opt.Done != nil {
+		// The second pass StatsWork counts was not needed: its share is done.
+		opt.Done.Add(int64(v.Count() * f.Size))
+	}
 	return res, nil
+}
+
+// StatsWork is the bytes Stats advances Options.Done by over v: those of
+// each distinct element (see DropRepeats) once, twice for the float types
+// whose standard deviation takes a second pass (float16, float32 and
+// complex64).
+func StatsWork(v View, f dtype.Dtype) int64 {
+	distinct, _ := DropRepeats(v)
+	n := int64(distinct.Count()) * int64(f.Size)
+	if narrowRounding(f) != nil {
+		n *= 2
+	}
+	return n
 }
 
 // DropRepeats returns v less its axes of stride 0 (an expanded torch

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"math/rand"
+	"sync/atomic"
 	"testing"
 
 	"strider/internal/dtype"
@@ -225,6 +226,8 @@ func TestStatsRepeats(t *testing.T) {
 		{"f8/3x0sx2", []int{3, 7, 2}, []int{2, 0, 1}, dtype.Dtype{Kind: 'f', Size: 8}},
 		{"f8/finite/0sx3", []int{9, 3}, []int{0, 1}, dtype.Dtype{Kind: 'f', Size: 8}},
 		{"f4/2x0s", []int{2, 11}, []int{2, 0}, dtype.Dtype{Kind: 'f', Size: 4}},
+		{"f4/finite/0sx3", []int{9, 3}, []int{0, 1}, dtype.Dtype{Kind: 'f', Size: 4}},
+		{"f4/6x0s/inf", []int{6, 3}, []int{1, 0}, dtype.Dtype{Kind: 'f', Size: 4}}, // no second pass
 		{"i2/0sx0s", []int{3, 4}, []int{0, 0}, dtype.Dtype{Kind: 'i', Size: 2}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -233,6 +236,8 @@ func TestStatsRepeats(t *testing.T) {
 				switch {
 				case tc.name == "f8/finite/0sx3":
 					binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(float64(i)*0.1+3))
+				case tc.name == "f4/finite/0sx3":
+					binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(float32(i)*0.1+3))
 				case tc.f.Kind == 'f' && tc.f.Size == 8:
 					binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(x))
 				case tc.f.Kind == 'f':
@@ -246,9 +251,13 @@ func TestStatsRepeats(t *testing.T) {
 			if err := CopyNaive(dst, v); err != nil {
 				t.Fatal(err)
 			}
-			got, err := Stats(v, tc.f, Options{})
+			var done atomic.Int64
+			got, err := Stats(v, tc.f, Options{Done: &done})
 			if err != nil {
 				t.Fatal(err)
+			}
+			if want := StatsWork(v, tc.f); done.Load() != want {
+				t.Fatalf("progress %d of StatsWork's %d bytes", done.Load(), want)
 			}
 			want, err := Stats(Contiguous(v.Elem, v.Shape, dst), tc.f, Options{})
 			if err != nil {

@@ -15,6 +15,11 @@ import (
 // every pair of their elements is, compared as numbers: a NaN equals
 // nothing, not even itself, -0.0 equals 0.0, and bools compare by truth.
 // As torch, an axis is refused when another axis is empty.
+//
+// It advances opt.Done by v's bytes, v.Count()*v.Elem, as it compares the
+// rows: half in the pass that counts each chunk's runs, half in the pass
+// that writes them (the copy of a view that is not in C order is not
+// counted apart).
 func UniqueConsecutive(v View, f dtype.Dtype, axis int, opt Options) ([]int, error) {
 	if err := v.Check(); err != nil {
 		return nil, err
@@ -31,7 +36,9 @@ func UniqueConsecutive(v View, f dtype.Dtype, axis int, opt Options) ([]int, err
 	if rows == 0 {
 		return []int{}, nil
 	}
-	data, err := cContiguous(w, opt)
+	copyOpt := opt
+	copyOpt.Done = nil
+	data, err := cContiguous(w, copyOpt)
 	if err != nil {
 		return nil, err
 	}
@@ -46,10 +53,25 @@ func UniqueConsecutive(v View, f dtype.Dtype, axis int, opt Options) ([]int, err
 	nc := max(1, min(rows, threads*8))
 	at := make([]int, nc+1)
 	span := func(c int) (int, int) { return max(1, c*rows/nc), (c + 1) * rows / nc }
+	// credit advances opt.Done by a share of chunk c's bytes (its rows,
+	// row 0 included in the first): half in the first pass, the rest in the
+	// second, so the two passes add up to len(data).
+	credit := func(c int, second bool) {
+		if opt.Done != nil {
+			b := ((c+1)*rows/nc - c*rows/nc) * row
+			if second {
+				b -= b / 2
+			} else {
+				b /= 2
+			}
+			opt.Done.Add(int64(b))
+		}
+	}
 	parallel(nc, threads, func(lo, hi int) {
 		for c := lo; c < hi; c++ {
 			a, b := span(c)
 			at[c+1] = find(a, b, nil)
+			credit(c, false)
 		}
 	})
 	for c := range nc {
@@ -60,6 +82,7 @@ func UniqueConsecutive(v View, f dtype.Dtype, axis int, opt Options) ([]int, err
 		for c := lo; c < hi; c++ {
 			a, b := span(c)
 			find(a, b, starts[1+at[c]:1+at[c+1]])
+			credit(c, true)
 		}
 	})
 	return starts, nil

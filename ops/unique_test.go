@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync/atomic"
 	"testing"
 
 	"strider/internal/dtype"
@@ -82,7 +83,8 @@ func TestUniqueConsecutive(t *testing.T) {
 			axis = r.IntN(len(v.Shape))
 		}
 		t.Run(fmt.Sprintf("%d/%c%d/%s/axis%d", i, f.Kind, f.Size, describe(v), axis), func(t *testing.T) {
-			got, err := UniqueConsecutive(v, f, axis, Options{Threads: 1 + r.IntN(4), tune: eagerTuning()})
+			var done atomic.Int64
+			got, err := UniqueConsecutive(v, f, axis, Options{Threads: 1 + r.IntN(4), tune: eagerTuning(), Done: &done})
 			empty := false
 			for k, n := range v.Shape {
 				empty = empty || n == 0 && k != axis && axis >= 0
@@ -98,6 +100,9 @@ func TestUniqueConsecutive(t *testing.T) {
 			}
 			if want := uniqueNaive(v, f, axis); !slices.Equal(got, want) {
 				t.Fatalf("starts %v, want %v", got, want)
+			}
+			if want := int64(v.Count() * v.Elem); done.Load() != want {
+				t.Fatalf("progress %d of the view's %d bytes", done.Load(), want)
 			}
 		})
 	}

@@ -28,7 +28,8 @@ type SaveTxt struct {
 // before the first round has formatted without error; a format whose
 // later rows could still fail (%d of a float that may be NaN) is first
 // run over every row without writing, so a failure never leaves part of
-// the text behind.
+// the text behind. As each round is written, opt.Done advances by the
+// bytes of the elements in it: v.Count()*v.Elem in all.
 func (o SaveTxt) Write(w io.Writer, v ops.View, f dtype.Dtype, opt ops.Options) error {
 	if err := f.CheckElem(v.Elem); err != nil {
 		return err
@@ -96,6 +97,9 @@ func (o SaveTxt) Write(w io.Writer, v ops.View, f dtype.Dtype, opt ops.Options) 
 			if _, err := w.Write(b); err != nil {
 				return err
 			}
+		}
+		if opt.Done != nil {
+			opt.Done.Add(int64((min(rows, r0+perRound) - r0) * t.ncol * v.Elem))
 		}
 	}
 	_, err = io.WriteString(w, footer)

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"math"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"strider/internal/dtype"
@@ -43,11 +44,15 @@ func TestSaveTxtNeeds(t *testing.T) {
 				t.Fatal(err)
 			}
 			var out bytes.Buffer
-			if err := tc.st.Write(&out, v, tc.f, ops.Options{Threads: 2}); err != nil {
+			var done atomic.Int64
+			if err := tc.st.Write(&out, v, tc.f, ops.Options{Threads: 2, Done: &done}); err != nil {
 				t.Fatal(err)
 			}
 			if text > int64(out.Len()) || mem <= 0 {
 				t.Fatalf("Needs: text %d, memory %d; Write wrote %d bytes: %q", text, mem, out.Len(), out.String())
+			}
+			if want := int64(v.Count() * v.Elem); done.Load() != want {
+				t.Fatalf("progress %d of the input's %d bytes", done.Load(), want)
 			}
 		})
 	}

@@ -14,8 +14,9 @@ import (
 // float64 value (NaN, Infinity, -Infinity as the json module writes them),
 // bools as true/false. Complex numbers are refused, as json refuses them,
 // before anything is written. The text goes out in pieces of about 64 KiB,
-// so its size never has to fit in memory.
-func WriteJSON(w io.Writer, v ops.View, f dtype.Dtype) error {
+// so its size never has to fit in memory; as each goes out, opt.Done
+// advances by the bytes of the elements in it (v.Count()*v.Elem in all).
+func WriteJSON(w io.Writer, v ops.View, f dtype.Dtype, opt ops.Options) error {
 	if err := f.Check(); err != nil {
 		return err
 	}
@@ -28,16 +29,21 @@ func WriteJSON(w io.Writer, v ops.View, f dtype.Dtype) error {
 	const piece = 64 << 10
 	out := make([]byte, 0, piece+64)
 	var err error
+	pending := 0 // the bytes of the elements in out
 	flush := func() {
 		if err == nil {
 			_, err = w.Write(out)
 		}
-		out = out[:0]
+		if err == nil && opt.Done != nil {
+			opt.Done.Add(int64(pending))
+		}
+		out, pending = out[:0], 0
 	}
 	var walk func(axis, off int)
 	walk = func(axis, off int) {
 		if axis == len(v.Shape) {
 			out = appendJSONScalar(out, v.Data[off*v.Elem:(off+1)*v.Elem], f)
+			pending += v.Elem
 			if len(out) >= piece {
 				flush()
 			}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"strider/internal/dtype"
@@ -21,14 +22,18 @@ func TestWriteJSON(t *testing.T) {
 		binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(x))
 	}
 	var out bytes.Buffer
-	if err := WriteJSON(&out, ops.Contiguous(8, []int{2, 2}, b), f8); err != nil || out.String() != "[[1.5, NaN], [-Infinity, 0.1]]" {
+	if err := WriteJSON(&out, ops.Contiguous(8, []int{2, 2}, b), f8, ops.Options{}); err != nil || out.String() != "[[1.5, NaN], [-Infinity, 0.1]]" {
 		t.Fatalf("2x2: %q %v", out.String(), err)
 	}
 	// 2**16 repeats of 4 values over 32 bytes: about 600 KiB of text.
 	v := ops.View{Elem: 8, Shape: []int{1 << 16, 4}, Strides: []int{0, 1}, Data: b}
 	w := &pieces{}
-	if err := WriteJSON(w, v, f8); err != nil {
+	var done atomic.Int64
+	if err := WriteJSON(w, v, f8, ops.Options{Done: &done}); err != nil {
 		t.Fatal(err)
+	}
+	if want := int64(v.Count() * v.Elem); done.Load() != want {
+		t.Fatalf("progress %d of the input's %d bytes", done.Load(), want)
 	}
 	row := "[1.5, NaN, -Infinity, 0.1]"
 	want := "[" + strings.Repeat(row+", ", 1<<16-1) + row + "]"
@@ -36,10 +41,10 @@ func TestWriteJSON(t *testing.T) {
 		t.Fatalf("repeated rows: %d bytes in %d writes (largest %d), equal %v", len(got), w.n, w.max, got == want)
 	}
 	failing := &pieces{fail: errors.New("disk full")}
-	if err := WriteJSON(failing, v, f8); err == nil || failing.n != 1 {
+	if err := WriteJSON(failing, v, f8, ops.Options{}); err == nil || failing.n != 1 {
 		t.Fatalf("a failing writer: %v after %d writes, want its error after 1", err, failing.n)
 	}
-	if err := WriteJSON(&out, ops.Contiguous(8, []int{2}, b[:16]), dtype.Dtype{Kind: 'c', Size: 8}); err == nil {
+	if err := WriteJSON(&out, ops.Contiguous(8, []int{2}, b[:16]), dtype.Dtype{Kind: 'c', Size: 8}, ops.Options{}); err == nil {
 		t.Fatal("complex: no error")
 	}
 }
