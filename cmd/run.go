@@ -155,9 +155,6 @@ func Run(app *cli.App, argv []string, stderr io.Writer) (code int) {
 	}
 	for _, c := range app.Commands {
 		c.OnUsageError = app.OnUsageError
-		if _, ok := scriptBuilders[c.Name]; ok {
-			c.Before = printScriptBefore
-		}
 	}
 	if n := len(argv); n > 1 && argv[n-1] == completionFlag {
 		w := app.Writer

@@ -55,23 +55,6 @@ func printScript(c *cli.Context, lib string, j job) error {
 	return errScriptPrinted
 }
 
-// printScriptBefore is the Before of a command not yet made with
-// newCommand.
-func printScriptBefore(c *cli.Context) error {
-	lib, err := scriptLibrary(c)
-	if err != nil || lib == "" {
-		return err
-	}
-	s := newScript(c, lib)
-	if err := s.build(c); err != nil {
-		return err
-	}
-	if _, err := io.WriteString(c.App.Writer, s.String()); err != nil {
-		return err
-	}
-	return errScriptPrinted
-}
-
 // newScript is an empty script for lib that saves where -o says, in the
 // order --order asks for.
 func newScript(c *cli.Context, lib string) *script {
@@ -333,20 +316,6 @@ func pyNested(shape []int, vals []int64) string {
 	}
 	return "[" + strings.Join(parts, ", ") + "]"
 }
-
-// build writes the command's script: each command's lines come from its
-// own method (most in the command's file), which also saves the result.
-func (s *script) build(c *cli.Context) error {
-	name := c.Command.Name
-	b, ok := scriptBuilders[name]
-	if !ok {
-		return usagef("--as-%s is not available for %s", s.lib, name)
-	}
-	return b(s, c)
-}
-
-// scriptBuilders are the commands that print scripts, and how.
-var scriptBuilders = map[string]func(*script, *cli.Context) error{}
 
 func pyBool(b bool) string {
 	if b {
