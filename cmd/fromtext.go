@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"strider/internal/sysmem"
 	"strider/internal/termsafe"
 	"strider/npy"
 	"strider/ops"
@@ -114,7 +115,7 @@ func runFromText(c *cli.Context) error {
 		o.Done.Add(int64(len(dst)))
 		return nil
 	})
-	if err != nil && !filled && npy.CheckMemory("the rows", int64(plan.Bytes())) == nil {
+	if err != nil && !filled && sysmem.CheckMemory("the rows", int64(plan.Bytes())) == nil {
 		// The output failed before the rows were parsed: a bad row is
 		// still the error to report, as when the text was parsed first,
 		// where memory can hold the rows.

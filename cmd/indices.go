@@ -8,6 +8,7 @@ import (
 
 	"strider/internal/dtype"
 	"strider/internal/pylit"
+	"strider/internal/sysmem"
 	"strider/npy"
 	"strider/ops"
 )
@@ -65,7 +66,7 @@ func parseIndexLiteral(s string) (indexArray, error) {
 func (ix indexArray) resolve(n, axis int, mode ops.Mode) ([]int, error) {
 	// The indices are decoded into a copy and then into ints: an index file
 	// larger than memory allows is refused before either is allocated.
-	if err := npy.CheckMemory(fmt.Sprintf("%d indices", ix.view.Count()), indexMemory(ix.view)); err != nil {
+	if err := sysmem.CheckMemory(fmt.Sprintf("%d indices", ix.view.Count()), indexMemory(ix.view)); err != nil {
 		return nil, err
 	}
 	return ops.Indices(ix.view, ix.format, n, axis, mode)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"strider/npy"
+	"strider/internal/sysmem"
 )
 
 // progressHook is the key in App.Metadata of a func(command string, done,
@@ -49,7 +49,7 @@ func startProgress(c *cli.Context, total int64, done *atomic.Int64) (stop func()
 		tick := time.NewTicker(200 * time.Millisecond)
 		defer tick.Stop()
 		for {
-			fmt.Fprintf(f, "\rstrider: %s: %3d%% of %s", c.Command.Name, 100*done.Load()/total, npy.HumanBytes(total))
+			fmt.Fprintf(f, "\rstrider: %s: %3d%% of %s", c.Command.Name, 100*done.Load()/total, sysmem.HumanBytes(total))
 			select {
 			case <-quit:
 				fmt.Fprint(f, "\r\033[K")

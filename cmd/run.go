@@ -27,6 +27,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"strider/internal/sysmem"
 	"strider/internal/termsafe"
 	"strider/npy"
 )
@@ -230,7 +231,7 @@ func clipMiddle(s string, n int) string {
 func panicError(r any) error {
 	if re, ok := r.(runtime.Error); ok {
 		if f, ok := re.(interface{ Addr() uintptr }); ok {
-			if err := npy.FaultError(f.Addr()); err != nil {
+			if err := sysmem.FaultError(f.Addr()); err != nil {
 				return err
 			}
 		}

@@ -12,6 +12,7 @@ import (
 	"strider/internal/dtype"
 	"strider/internal/npprint"
 	"strider/internal/pylit"
+	"strider/internal/sysmem"
 	"strider/npy"
 	"strider/ops"
 )
@@ -107,7 +108,7 @@ func runShow(c *cli.Context) error {
 		return err
 	}
 	need := npprint.MemoryEstimate(in.Dtype.Kind, in.Dtype.Size, printed, opt)
-	if err := npy.CheckMemory(fmt.Sprintf("printing %d elements", printed), need); err != nil {
+	if err := sysmem.CheckMemory(fmt.Sprintf("printing %d elements", printed), need); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	a := edgeElements(v, in.Dtype, opt)
@@ -154,7 +155,7 @@ func indexView(name string, v ops.View, items []pylit.IndexItem) (ops.View, erro
 	if err := checkVisits(name, v, n, "elements to gather", maxGathered); err != nil {
 		return ops.View{}, err
 	}
-	if err := npy.CheckMemory("the indexed elements", int64(n*v.Elem)); err != nil {
+	if err := sysmem.CheckMemory("the indexed elements", int64(n*v.Elem)); err != nil {
 		return ops.View{}, fmt.Errorf("%s: %w", name, err)
 	}
 	dst := make([]byte, n*v.Elem)

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"strider/internal/dtype"
+	"strider/internal/sysmem"
 	"strider/npy"
 	"strider/ops"
 )
@@ -96,7 +97,7 @@ func runSort(c *cli.Context) error {
 	if _, onCPU := opt.eng.(cpu); onCPU {
 		withIdx := idxPath != "" || c.Bool("argsort")
 		scratch := ops.SortScratch(v.Shape, axis, in.Dtype, withIdx, opt.Options)
-		if err := npy.CheckMemory("the sort's scratch space", scratch); err != nil {
+		if err := sysmem.CheckMemory("the sort's scratch space", scratch); err != nil {
 			return err
 		}
 	}

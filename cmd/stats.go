@@ -11,6 +11,7 @@ import (
 
 	"strider/internal/dtype"
 	"strider/internal/pylit"
+	"strider/internal/sysmem"
 	"strider/npy"
 	"strider/ops"
 	"strider/text"
@@ -96,7 +97,7 @@ func runStats(c *cli.Context) error {
 				return err
 			}
 			n := ops.Count(ix.Shape) * in.Dtype.Size
-			if err := npy.CheckMemory("the indexed elements", int64(n)); err != nil {
+			if err := sysmem.CheckMemory("the indexed elements", int64(n)); err != nil {
 				return err
 			}
 			buf := make([]byte, n)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"strider/internal/sysmem"
 	"strider/npy"
 	"strider/text"
 )
@@ -121,7 +122,7 @@ func runToText(c *cli.Context) error {
 	if err := checkVisits(name, v, visits, what, maxWrites); err != nil {
 		return err
 	}
-	if err := npy.CheckMemory("the format and the text of a row", memory); err != nil {
+	if err := sysmem.CheckMemory("the format and the text of a row", memory); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	if err := checkTextRoom(c, least); err != nil {
@@ -167,8 +168,8 @@ func checkTextRoom(c *cli.Context, n int64) error {
 		}
 	}
 	dir := filepath.Dir(target)
-	if free, ok := npy.FreeSpace(dir); ok && n > free {
-		return fmt.Errorf("cannot create %s: the text takes at least %s (%d bytes) of disk space, but the file system of %s has %s free", path, npy.HumanBytes(n), n, dir, npy.HumanBytes(free))
+	if free, ok := sysmem.FreeSpace(dir); ok && n > free {
+		return fmt.Errorf("cannot create %s: the text takes at least %s (%d bytes) of disk space, but the file system of %s has %s free", path, sysmem.HumanBytes(n), n, dir, sysmem.HumanBytes(free))
 	}
 	return nil
 }

@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"strider/internal/sysmem"
 )
 
 // members is what an Archive keeps open to read its members one after the
@@ -87,9 +89,9 @@ func (a *Archive) index() error {
 		a.members = mb
 		return nil
 	}
-	if mb.m, err = mapFile(f, fi.Size(), false, true); err == nil {
+	if mb.m, err = sysmem.MapFile(f, fi.Size(), false, true); err == nil {
 		mb.mapped = true
-		register(mb.m, a.Path, false)
+		sysmem.Register(mb.m, a.Path, false)
 	} else if mb.m, err = readData(io.NewSectionReader(f, 0, fi.Size()), fi.Size()); err != nil {
 		f.Close()
 		return err
@@ -118,8 +120,8 @@ func (a *Archive) Close() error {
 	}
 	a.members = nil
 	if mb.mapped {
-		unregister(mb.m)
-		unmap(mb.m)
+		sysmem.Unregister(mb.m)
+		sysmem.Unmap(mb.m)
 	}
 	return mb.file.Close()
 }

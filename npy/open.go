@@ -14,6 +14,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"strider/internal/sysmem"
 	"strider/internal/termsafe"
 )
 
@@ -46,8 +47,8 @@ func (a *Array) Close() error {
 	if m == nil {
 		return nil
 	}
-	unregister(m)
-	return unmap(m)
+	sysmem.Unregister(m)
+	return sysmem.Unmap(m)
 }
 
 // Access tells Open how the caller will read the data.
@@ -215,8 +216,8 @@ func openFile(f *os.File, size int64, member string, hasMember bool, access Acce
 		return a, nil
 	}
 	end := h.DataOffset + nbytes
-	populate := access == AccessAll && h.Fortran && fitsInMemory(end)
-	m, err := mapFile(f, end, populate, access != AccessAll && access != AccessAllLater)
+	populate := access == AccessAll && h.Fortran && sysmem.FitsInMemory(end)
+	m, err := sysmem.MapFile(f, end, populate, access != AccessAll && access != AccessAllLater)
 	if err != nil {
 		// Some file systems cannot map; read the data instead.
 		a.Data, err = readData(io.NewSectionReader(f, h.DataOffset, nbytes), nbytes)
@@ -226,39 +227,30 @@ func openFile(f *os.File, size int64, member string, hasMember bool, access Acce
 	if name == "/dev/stdin" {
 		name = "standard input"
 	}
-	register(m, name, false)
+	sysmem.Register(m, name, false)
 	if h.DataOffset%16 != 0 {
 		// A writer other than NumPy left the data misaligned; typed views
 		// need it aligned, so take a copy.
-		if err := CheckMemory("a copy of the misaligned data", nbytes); err != nil {
-			unregister(m)
-			unmap(m)
+		if err := sysmem.CheckMemory("a copy of the misaligned data", nbytes); err != nil {
+			sysmem.Unregister(m)
+			sysmem.Unmap(m)
 			return nil, err
 		}
 		a.Data = alignedBuf(int(nbytes))
 		copy(a.Data, m[h.DataOffset:end])
-		unregister(m)
-		return a, unmap(m)
+		sysmem.Unregister(m)
+		return a, sysmem.Unmap(m)
 	}
 	a.mapping = m
 	a.Data = m[h.DataOffset:end:end]
 	return a, nil
 }
 
-// fitsInMemory reports whether reading n bytes in ahead pays: only when
-// they all fit in memory at once. Beyond that it evicts the first pages to
-// read the last, and makes a command that then refuses the work (a sort
-// whose scratch space is too large) spend minutes first.
-func fitsInMemory(n int64) bool {
-	avail, ok := MemAvailable()
-	return !ok || n <= avail/2
-}
-
 // Prefetch reads the pages of a mapped array in now, as AccessAll does at
 // Open, when they fit in memory. It is advice: errors are ignored.
 func (a *Array) Prefetch() {
-	if a.mapping != nil && fitsInMemory(int64(len(a.Data))) {
-		prefetch(dataPages(a.mapping, a.Data)) // a tensor may be a small part of its file
+	if a.mapping != nil && sysmem.FitsInMemory(int64(len(a.Data))) {
+		sysmem.Prefetch(dataPages(a.mapping, a.Data)) // a tensor may be a small part of its file
 	}
 }
 
@@ -425,7 +417,7 @@ func readData(r io.Reader, n int64) ([]byte, error) {
 	for int64(got) < n {
 		if got == len(buf) {
 			if got < checkAt && 2*int64(got) >= checkAt {
-				if err := CheckMemory("the data, which is read into memory (a .npy file given by its path is mapped instead)", n); err != nil {
+				if err := sysmem.CheckMemory("the data, which is read into memory (a .npy file given by its path is mapped instead)", n); err != nil {
 					return nil, err
 				}
 			}
@@ -476,11 +468,11 @@ func MapBytes(path string) ([]byte, func(), error) {
 	if !fi.Mode().IsRegular() || fi.Size() == 0 {
 		return ReadStream(f, path)
 	}
-	if m, err := mapFile(f, fi.Size(), fitsInMemory(fi.Size()), false); err == nil {
-		register(m, path, false)
-		return m, func() { unregister(m); unmap(m) }, nil
+	if m, err := sysmem.MapFile(f, fi.Size(), sysmem.FitsInMemory(fi.Size()), false); err == nil {
+		sysmem.Register(m, path, false)
+		return m, func() { sysmem.Unregister(m); sysmem.Unmap(m) }, nil
 	}
-	if err := CheckMemory("the text, which is read into memory", fi.Size()); err != nil {
+	if err := sysmem.CheckMemory("the text, which is read into memory", fi.Size()); err != nil {
 		return nil, nil, err
 	}
 	b, err := io.ReadAll(f)

@@ -17,6 +17,7 @@ import (
 
 	"strider/internal/dtype"
 	"strider/internal/pylit"
+	"strider/internal/sysmem"
 	"strider/internal/termsafe"
 )
 
@@ -324,7 +325,7 @@ func (o *Output) checkRoom(file string, total int64) error {
 		f.Close()
 		total += o.prev.Size()
 	}
-	return checkDisk(o.path, dir, total)
+	return sysmem.CheckDisk(o.path, dir, total)
 }
 
 // openTemp creates the temporary file beside o.target and registers it
@@ -371,8 +372,8 @@ func (o *Output) placeData(nbytes, total int64, direct bool) error {
 	}
 	switch {
 	case err == nil:
-		if m, err := mapWritable(o.f, total); err == nil {
-			register(m, o.path, true)
+		if m, err := sysmem.MapWritable(o.f, total); err == nil {
+			sysmem.Register(m, o.path, true)
 			o.mapping = m
 			o.Data = m[len(o.header):total:total]
 			return nil
@@ -382,9 +383,9 @@ func (o *Output) placeData(nbytes, total int64, direct bool) error {
 		// disk fills, so the data waits in memory and a full disk fails
 		// in Commit's write instead.
 	default:
-		return fmt.Errorf("cannot reserve %d bytes (%s) for %s: %w", total, HumanBytes(total), o.path, err)
+		return fmt.Errorf("cannot reserve %d bytes (%s) for %s: %w", total, sysmem.HumanBytes(total), o.path, err)
 	}
-	if err := CheckMemory(fmt.Sprintf("the result before it is written to %s", o.path), nbytes); err != nil {
+	if err := sysmem.CheckMemory(fmt.Sprintf("the result before it is written to %s", o.path), nbytes); err != nil {
 		return err
 	}
 	o.Data = alignedBuf(int(nbytes))
@@ -418,8 +419,8 @@ func (o *Output) openStream(w io.Writer, name string, total, nbytes int64) error
 // would take more than half of the memory available, leaving the rest to
 // the work that computes it and to other programs.
 func checkHeadroom(what string, n int64) error {
-	if avail, ok := MemAvailable(); ok && n > avail/2 {
-		return classify(ErrNoRoom, "needs %s of memory for %s, more than half of the %s available", HumanBytes(n), what, HumanBytes(avail))
+	if avail, ok := sysmem.MemAvailable(); ok && n > avail/2 {
+		return sysmem.NoRoom("needs %s of memory for %s, more than half of the %s available", sysmem.HumanBytes(n), what, sysmem.HumanBytes(avail))
 	}
 	return nil
 }
@@ -511,7 +512,7 @@ func (o *Output) reserveStream(f *os.File, total int64) error {
 	case errors.Is(err, errNoReserve):
 		return nil
 	case err != nil:
-		return fmt.Errorf("cannot reserve %d bytes (%s): %w", total, HumanBytes(total), err)
+		return fmt.Errorf("cannot reserve %d bytes (%s): %w", total, sysmem.HumanBytes(total), err)
 	}
 	o.spare, o.spareFrom, o.spareTo, o.spareSize = f, off, off+total, fi.Size()
 	return nil
@@ -692,8 +693,8 @@ func (o *Output) finish() error {
 	} else if o.mapping != nil {
 		m := o.mapping
 		o.mapping, o.Data = nil, nil
-		unregister(m)
-		if err := unmap(m); err != nil {
+		sysmem.Unregister(m)
+		if err := sysmem.Unmap(m); err != nil {
 			return fail(err)
 		}
 	} else if o.direct {
@@ -890,8 +891,8 @@ func (o *Output) Abort() {
 	o.done = true
 	defer func() { o.lock.unlock() }()
 	if o.mapping != nil {
-		unregister(o.mapping)
-		unmap(o.mapping)
+		sysmem.Unregister(o.mapping)
+		sysmem.Unmap(o.mapping)
 		o.mapping = nil
 	}
 	o.Data = nil

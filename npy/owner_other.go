@@ -7,5 +7,8 @@ import (
 	"os"
 )
 
+// umask is zero where there is no umask: the mode bits are then 0666.
+var umask os.FileMode
+
 // keepOwner does nothing where files have no Unix owner.
 func keepOwner(*os.File, fs.FileInfo) {}

@@ -6,12 +6,6 @@ import (
 	"syscall"
 )
 
-const populateFlag = syscall.MAP_POPULATE
-
-// populateAdvice is madvise's MADV_POPULATE_READ (Linux 5.14): read the
-// pages in now, synchronously.
-const populateAdvice = 0x16
-
 // Flags of fallocate(2).
 const (
 	keepSize  = 0x1 // FALLOC_FL_KEEP_SIZE

@@ -4,13 +4,6 @@ package npy
 
 import "os"
 
-// Neither MAP_POPULATE nor MADV_POPULATE_READ exists here: prefetch asks
-// for MADV_WILLNEED only.
-const (
-	populateFlag   = 0
-	populateAdvice = 0
-)
-
 // reserve cannot allocate disk ahead of writing on this system, so outputs
 // are buffered in memory and a full disk fails at Commit.
 func reserve(f *os.File, off, size int64, grow bool) error { return errNoReserve }

@@ -7,6 +7,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+
+	"strider/internal/sysmem"
 )
 
 // streamBlock is how much of a stream read whole is held on the heap; a
@@ -26,8 +28,8 @@ type stream struct {
 
 func (s *stream) release() {
 	if s.mapping != nil {
-		unregister(s.mapping)
-		unmap(s.mapping)
+		sysmem.Unregister(s.mapping)
+		sysmem.Unmap(s.mapping)
 		s.mapping = nil
 	}
 	if s.cleanup != nil {
@@ -106,14 +108,14 @@ func (sp *spill) Write(p []byte) (int, error) {
 func (sp *spill) open() error {
 	f, err := os.CreateTemp("", "strider-stream-*")
 	if err != nil {
-		return fmt.Errorf("%s is longer than %s, and no temporary file can hold it: %w", sp.what, HumanBytes(streamBlock), err)
+		return fmt.Errorf("%s is longer than %s, and no temporary file can hold it: %w", sp.what, sysmem.HumanBytes(streamBlock), err)
 	}
 	sp.f = f
 	if path := f.Name(); os.Remove(path) != nil {
 		sp.cleanup = func() { os.Remove(path) }
 	}
 	sp.room = math.MaxInt64 - 1
-	if free, ok := FreeSpace(filepath.Dir(f.Name())); ok {
+	if free, ok := sysmem.FreeSpace(filepath.Dir(f.Name())); ok {
 		sp.room = free / 2
 	}
 	buf := sp.buf
@@ -128,7 +130,7 @@ func (sp *spill) open() error {
 
 // full is the refusal of a stream longer than the temporary file may grow.
 func (sp *spill) full() error {
-	return classify(ErrNoRoom, "%s is longer than half the free space of %s (%s); give it as a file", sp.what, filepath.Dir(sp.f.Name()), HumanBytes(sp.room))
+	return sysmem.NoRoom("%s is longer than half the free space of %s (%s); give it as a file", sp.what, filepath.Dir(sp.f.Name()), sysmem.HumanBytes(sp.room))
 }
 
 // close drops what the spill holds.
@@ -150,13 +152,13 @@ func (sp *spill) finish() (*stream, error) {
 	}
 	defer sp.f.Close()
 	s := &stream{cleanup: sp.cleanup}
-	m, err := mapFile(sp.f, sp.size, false, false)
+	m, err := sysmem.MapFile(sp.f, sp.size, false, false)
 	if err == nil {
-		register(m, sp.what, false)
+		sysmem.Register(m, sp.what, false)
 		s.b, s.mapping = m, m
 		return s, nil
 	}
-	if err := CheckMemory(sp.what+", which is read into memory", sp.size); err != nil {
+	if err := sysmem.CheckMemory(sp.what+", which is read into memory", sp.size); err != nil {
 		s.release()
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"strider/internal/sysmem"
 	"strider/internal/termsafe"
 )
 
@@ -124,7 +125,7 @@ func openTensorFile(f *os.File, size int64, member string, hasMember bool, acces
 	}
 	// Never MAP_POPULATE: an .npz archive is mapped only to be sniffed, and
 	// a tensor is usually a small part of its file (Prefetch reads just it).
-	m, mapErr := mapFile(f, size, false, access == AccessSparse || access == AccessReadAt)
+	m, mapErr := sysmem.MapFile(f, size, false, access == AccessSparse || access == AccessReadAt)
 	mapped := mapErr == nil
 	if !mapped {
 		// Some file systems cannot map; read the file instead.
@@ -134,8 +135,8 @@ func openTensorFile(f *os.File, size int64, member string, hasMember bool, acces
 	}
 	release := func() {
 		if mapped {
-			unregister(m)
-			unmap(m)
+			sysmem.Unregister(m)
+			sysmem.Unmap(m)
 		}
 	}
 	kind := sniffTensorFile(m)
@@ -148,7 +149,7 @@ func openTensorFile(f *os.File, size int64, member string, hasMember bool, acces
 		if name == "/dev/stdin" {
 			name = "standard input"
 		}
-		register(m, name, false)
+		sysmem.Register(m, name, false)
 	}
 	a, onMapping, err := openTensor(kind, m, member, hasMember, headerOnly)
 	if err != nil || headerOnly || !mapped || !onMapping {
@@ -171,7 +172,7 @@ func dataPages(m, data []byte) []byte {
 	if len(data) == 0 {
 		return nil
 	}
-	off := int(addrOf(data) - addrOf(m))
+	off := int(sysmem.AddrOf(data) - sysmem.AddrOf(m))
 	if off < 0 || off+len(data) > len(m) {
 		return m
 	}
@@ -325,16 +326,16 @@ func (t *Tensor) data(b []byte) (data []byte, onMapping bool, err error) {
 		raw, onMapping = b[begin:end:end], true
 	}
 	if t.widen != nil {
-		if err := CheckMemory("the tensor widened to float32", n*4); err != nil {
+		if err := sysmem.CheckMemory("the tensor widened to float32", n*4); err != nil {
 			return nil, false, err
 		}
 		out := alignedBuf(int(n * 4))
 		t.widen(out, raw)
 		return out, false, nil
 	}
-	if onMapping && addrOf(raw)%uintptr(min(t.srcSize, 8)) != 0 {
+	if onMapping && sysmem.AddrOf(raw)%uintptr(min(t.srcSize, 8)) != 0 {
 		// Misaligned for typed views: take an aligned copy.
-		if err := CheckMemory("a copy of the tensor", int64(len(raw))); err != nil {
+		if err := sysmem.CheckMemory("a copy of the tensor", int64(len(raw))); err != nil {
 			return nil, false, err
 		}
 		out := alignedBuf(len(raw))
@@ -366,16 +367,16 @@ func ListTensors(spec string) (tf *TensorFile, ok bool, err error) {
 	if !looksLikeTensorFile(head[:n]) {
 		return nil, false, nil
 	}
-	m, err := mapFile(f, fi.Size(), false, true)
+	m, err := sysmem.MapFile(f, fi.Size(), false, true)
 	if err != nil {
 		if m, err = readData(io.NewSectionReader(f, 0, fi.Size()), fi.Size()); err != nil {
 			return nil, true, err
 		}
 	} else {
-		register(m, path, false)
+		sysmem.Register(m, path, false)
 		defer func() {
-			unregister(m)
-			unmap(m)
+			sysmem.Unregister(m)
+			sysmem.Unmap(m)
 		}()
 	}
 	kind := sniffTensorFile(m)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"strider/internal/dtype"
+	"strider/internal/sysmem"
 )
 
 // torch.save files of PyTorch >= 1.6: a zip archive (members stored, not
@@ -101,7 +102,7 @@ func (s *storageMember) read(off, n int64) ([]byte, error) {
 	if off < 0 || n < 0 || off > s.size-n {
 		return nil, malformed("a tensor reaches bytes %d to %d of %q, which holds %d", off, off+n, s.zf.Name, s.size)
 	}
-	if err := CheckMemory("the tensor's bytes, inflated from a compressed storage record", n); err != nil {
+	if err := sysmem.CheckMemory("the tensor's bytes, inflated from a compressed storage record", n); err != nil {
 		return nil, err
 	}
 	rc, err := s.zf.Open()

@@ -1,6 +1,6 @@
 //go:build !linux && !darwin && !windows
 
-package npy
+package sysmem
 
 // MemAvailable is unknown on this system: no allocation is refused up front.
 func MemAvailable() (int64, bool) { return 0, false }
