@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"strider/npy"
+	"strider/formats/npy"
 )
 
 // TestCast runs cast end to end on the NumPy-written fixtures: to the same

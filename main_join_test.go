@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"strider/npy"
+	"strider/formats/npy"
 )
 
 // TestJoin runs concat and stack end to end on the NumPy-written fixture

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"strider/npy"
+	"strider/formats/npy"
 	"strider/ops"
 )
 

@@ -8,8 +8,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"strider/formats/npy"
 	"strider/internal/termsafe"
-	"strider/npy"
 	"strider/ops"
 )
 

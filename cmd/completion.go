@@ -8,9 +8,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"strider/formats/npy"
 	"strider/internal/dtype"
 	"strider/internal/termsafe"
-	"strider/npy"
 )
 
 // Shell completion has two halves. `strider completion SHELL` prints a

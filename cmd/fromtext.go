@@ -6,9 +6,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"strider/formats/npy"
 	"strider/internal/sysmem"
 	"strider/internal/termsafe"
-	"strider/npy"
 	"strider/ops"
 	"strider/text"
 )

@@ -11,9 +11,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"strider/formats/npy"
 	"strider/internal/pylit"
 	"strider/internal/termsafe"
-	"strider/npy"
 )
 
 var infoCommand = &cli.Command{

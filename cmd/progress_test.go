@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"strider/formats/npy"
 	"strider/internal/dtype"
-	"strider/npy"
 )
 
 // writeTestArray writes a .npy of dtype d and shape whose bytes count up.

@@ -27,9 +27,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"strider/formats/npy"
 	"strider/internal/sysmem"
 	"strider/internal/termsafe"
-	"strider/npy"
 )
 
 // Commands is every subcommand, in the order help lists them.

@@ -1,6 +1,6 @@
 package cmd
 
-import "strider/npy"
+import "strider/formats/npy"
 
 // loadTensorFile adds the line that reads tensor member (or the file's only
 // tensor) of a .safetensors or torch.save file into variable name as a

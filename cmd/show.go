@@ -9,11 +9,11 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"strider/formats/npy"
 	"strider/internal/dtype"
 	"strider/internal/npprint"
 	"strider/internal/pylit"
 	"strider/internal/sysmem"
-	"strider/npy"
 	"strider/ops"
 )
 

@@ -7,9 +7,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"strider/formats/npy"
 	"strider/internal/dtype"
 	"strider/internal/sysmem"
-	"strider/npy"
 	"strider/ops"
 )
 

@@ -9,10 +9,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"strider/formats/npy"
 	"strider/internal/dtype"
 	"strider/internal/pylit"
 	"strider/internal/sysmem"
-	"strider/npy"
 	"strider/ops"
 	"strider/text"
 )

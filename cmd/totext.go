@@ -9,8 +9,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"strider/formats/npy"
 	"strider/internal/sysmem"
-	"strider/npy"
 	"strider/text"
 )
 

@@ -10,11 +10,11 @@ import (
 	"strider/internal/dtype"
 )
 
-// fuzzSeeds adds the fixtures in ../testdata (when present) and some headers
+// fuzzSeeds adds the fixtures in ../../testdata (when present) and some headers
 // built here to f's corpus.
 func fuzzSeeds(f *testing.F) {
 	var seeds []string
-	for _, glob := range []string{"../testdata/*.np[yz]", "../testdata/malformed/*"} {
+	for _, glob := range []string{"../../testdata/*.np[yz]", "../../testdata/malformed/*"} {
 		files, _ := filepath.Glob(glob)
 		seeds = append(seeds, files...)
 	}

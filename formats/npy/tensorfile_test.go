@@ -10,11 +10,11 @@ import (
 	"testing"
 )
 
-// The fixtures in ../testdata/torch are written by PyTorch 1.13 and by the
+// The fixtures in ../../testdata/torch are written by PyTorch 1.13 and by the
 // safetensors writer of scripts/gen_torch_testdata.py, with the arrays
 // strider must read in expected.jsonl.
 
-const torchTestdata = "../testdata/torch"
+const torchTestdata = "../../testdata/torch"
 
 // cOrderBytes gathers a's elements in C order through its strides.
 func cOrderBytes(a *Array) []byte {
@@ -164,7 +164,7 @@ func TestTensorFilesListed(t *testing.T) {
 	if !ok || err != nil || tf.Metadata["format"] != "pt" || tf.Metadata["note"] != "ünïcode" {
 		t.Errorf("dtypes.safetensors metadata %v, %v", tf.Metadata, err)
 	}
-	if _, ok, _ := ListTensors("../testdata/archive.npz"); ok {
+	if _, ok, _ := ListTensors("../../testdata/archive.npz"); ok {
 		t.Error("archive.npz listed as a tensor file")
 	}
 }

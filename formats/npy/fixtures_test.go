@@ -11,7 +11,7 @@ import (
 	"testing"
 )
 
-// The fixtures in ../testdata are written by NumPy (scripts/gen_testdata.py).
+// The fixtures in ../../testdata are written by NumPy (scripts/gen_testdata.py).
 // The tests tolerate a checkout without them, but once a folder exists it
 // must hold what the generator writes.
 
@@ -23,7 +23,7 @@ func exists(path string) bool {
 // TestFixturesInfo opens every valid fixture and compares its header with
 // the line NumPy wrote for it in expected_info.jsonl.
 func TestFixturesInfo(t *testing.T) {
-	const expected = "../testdata/expected_info.jsonl"
+	const expected = "../../testdata/expected_info.jsonl"
 	if !exists(expected) {
 		t.Logf("%s is absent: nothing to check", expected)
 		return
@@ -53,7 +53,7 @@ func TestFixturesInfo(t *testing.T) {
 		}
 		n++
 		t.Run(want.Path, func(t *testing.T) {
-			spec := "../" + want.Path
+			spec := "../../" + want.Path
 			if want.Member != "" {
 				spec += ":" + want.Member
 			}
@@ -94,16 +94,16 @@ func TestFixturesInfo(t *testing.T) {
 // Fortran strides and checks every element against roundtrip_*_c.npy, which
 // holds the same values in C order.
 func TestFixturesFortranMatchesC(t *testing.T) {
-	if !exists("../testdata") {
-		t.Log("../testdata is absent: nothing to check")
+	if !exists("../../testdata") {
+		t.Log("../../testdata is absent: nothing to check")
 		return
 	}
-	files, err := filepath.Glob("../testdata/roundtrip_*_c.npy")
+	files, err := filepath.Glob("../../testdata/roundtrip_*_c.npy")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(files) == 0 {
-		t.Fatal("../testdata holds no roundtrip_*_c.npy")
+		t.Fatal("../../testdata holds no roundtrip_*_c.npy")
 	}
 	for _, cpath := range files {
 		fpath := strings.TrimSuffix(cpath, "_c.npy") + "_f.npy"
@@ -143,11 +143,11 @@ func TestFixturesFortranMatchesC(t *testing.T) {
 	}
 }
 
-// TestFixturesMalformed checks that every file in ../testdata/malformed is
+// TestFixturesMalformed checks that every file in ../../testdata/malformed is
 // refused with a one-line error and without a panic; OpenHeader may accept
 // only the files whose header is fine.
 func TestFixturesMalformed(t *testing.T) {
-	const dir = "../testdata/malformed"
+	const dir = "../../testdata/malformed"
 	if !exists(dir) {
 		t.Logf("%s is absent: nothing to check", dir)
 		return
@@ -209,16 +209,16 @@ func TestFixturesMalformed(t *testing.T) {
 // TestFixturesRewriteIsByteIdentical rewrites every C-order fixture that
 // numpy.save wrote through Create and demands the same bytes.
 func TestFixturesRewriteIsByteIdentical(t *testing.T) {
-	if !exists("../testdata") {
-		t.Log("../testdata is absent: nothing to check")
+	if !exists("../../testdata") {
+		t.Log("../../testdata is absent: nothing to check")
 		return
 	}
-	files, err := filepath.Glob("../testdata/roundtrip_*_c.npy")
+	files, err := filepath.Glob("../../testdata/roundtrip_*_c.npy")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(files) == 0 {
-		t.Fatal("../testdata holds no roundtrip_*_c.npy")
+		t.Fatal("../../testdata holds no roundtrip_*_c.npy")
 	}
 	out := t.TempDir()
 	for _, path := range files {

@@ -34,7 +34,7 @@ func TestArchiveOpenMatchesOpen(t *testing.T) {
 		t.Fatal(err)
 	}
 	specs := []string{npz}
-	for _, f := range []string{"../testdata/torch/dtypes.safetensors", "../testdata/torch/nested.pt", "../testdata/torch/dtypes.pt"} {
+	for _, f := range []string{"../../testdata/torch/dtypes.safetensors", "../../testdata/torch/nested.pt", "../../testdata/torch/dtypes.pt"} {
 		if _, err := os.Stat(f); err != nil {
 			t.Fatalf("fixture: %v", err)
 		}
