@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"strider/formats/npy"
+	"strider/formats/output"
 	"strider/internal/dtype"
 	"strider/ops"
 )
@@ -326,18 +327,18 @@ func writeOutput(c *cli.Context, opt settings, d dtype.Dtype, shape []int, fortr
 		return err
 	}
 	stdout := c.App.Writer
-	var out *npy.Output
+	var out *output.Output
 	_, onCPU := opt.eng.(cpu)
 	switch {
 	case r.pieces != nil && int64(r.part) <= streamPiece:
 		// A file output is written in pieces only from the CPU, and when no
 		// part is larger than a piece: the GPU computes each piece as a
 		// program of its own, and a larger part would be held whole.
-		out, err = npy.CreatePieces(path, stdout, d, shape, fortran, onCPU && r.part <= directPiece)
+		out, err = output.CreatePieces(path, stdout, d, shape, fortran, onCPU && r.part <= directPiece)
 	case fortran:
-		out, err = npy.CreateFortran(path, stdout, d, shape)
+		out, err = output.CreateFortran(path, stdout, d, shape)
 	default:
-		out, err = npy.Create(path, stdout, d, shape)
+		out, err = output.Create(path, stdout, d, shape)
 	}
 	if err != nil {
 		return err
@@ -385,7 +386,7 @@ func envInt(name string, def int64) int64 {
 // before the next is computed. A direct file output gets directPiece
 // bytes at a time from two buffers: each piece is written on another
 // goroutine while the next is computed.
-func writePieces(out *npy.Output, pieces piecer, total int64, run ops.Options) error {
+func writePieces(out *output.Output, pieces piecer, total int64, run ops.Options) error {
 	if !out.Direct() {
 		buf := make([]byte, min(total, streamPiece))
 		return pieces(buf, run, func(b []byte) ([]byte, error) { return buf, out.WritePiece(b) })
@@ -405,7 +406,7 @@ func writePieces(out *npy.Output, pieces piecer, total int64, run ops.Options) e
 // pieceWriter writes a direct output's pieces, one at a time, on another
 // goroutine, from two buffers taken in turn.
 type pieceWriter struct {
-	out    *npy.Output
+	out    *output.Output
 	bufs   [2][]byte
 	flight chan error // the write in progress; nil when none
 }

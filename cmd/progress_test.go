@@ -8,14 +8,14 @@ import (
 	"strings"
 	"testing"
 
-	"strider/formats/npy"
+	"strider/formats/output"
 	"strider/internal/dtype"
 )
 
 // writeTestArray writes a .npy of dtype d and shape whose bytes count up.
 func writeTestArray(t *testing.T, path string, d dtype.Dtype, shape []int) {
 	t.Helper()
-	o, err := npy.Create(path, nil, d, shape)
+	o, err := output.Create(path, nil, d, shape)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func TestProgressReachesTotal(t *testing.T) {
 	text := filepath.Join(dir, "m.txt")
 	writeTestArray(t, m, dtype.Dtype{Kind: 'f', Size: 4}, []int{6, 5})
 	writeTestArray(t, m3, dtype.Dtype{Kind: 'i', Size: 2}, []int{3, 4, 5})
-	o, err := npy.Create(idx, nil, dtype.Int64, []int{6, 2})
+	o, err := output.Create(idx, nil, dtype.Int64, []int{6, 2})
 	if err != nil {
 		t.Fatal(err)
 	}

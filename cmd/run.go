@@ -27,7 +27,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"strider/formats/npy"
+	"strider/formats/output"
 	"strider/internal/sysmem"
 	"strider/internal/termsafe"
 )
@@ -128,7 +128,7 @@ func Run(app *cli.App, argv []string, stderr io.Writer) (code int) {
 			// The reader went away (strider ... | head -c 10): remove the
 			// temporary outputs, then end as other tools do, by SIGPIPE,
 			// silently.
-			npy.RemoveTemps()
+			output.RemoveTemps()
 			dieOfSIGPIPE()
 			err = errors.New("standard output was closed before the result was written (broken pipe)")
 		}
@@ -139,7 +139,7 @@ func Run(app *cli.App, argv []string, stderr io.Writer) (code int) {
 	debug.SetPanicOnFault(true)
 	defer func() {
 		if r := recover(); r != nil {
-			npy.RemoveTemps()
+			output.RemoveTemps()
 			code = report(panicError(r))
 		}
 	}()
@@ -366,7 +366,7 @@ func handleSignals() (stop func()) {
 	go func() {
 		select {
 		case s := <-ch:
-			npy.RemoveTemps()
+			output.RemoveTemps()
 			signal.Reset(s)
 			if sig, ok := s.(syscall.Signal); ok {
 				raise(sig)

@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"strider/formats/npy"
+	"strider/formats/output"
 	"strider/internal/pylit"
 	"strider/ops"
 )
@@ -266,7 +267,7 @@ func (s *script) target(out string) string {
 }
 
 func (s *script) saveTo(out, r string) {
-	if archive, member, ok := npy.MemberOutput(out); ok {
+	if archive, member, ok := output.MemberOutput(out); ok {
 		s.define(saveMemberDef)
 		s.add("save_member(%s, %s, np.ascontiguousarray(%s) if %s.ndim else %s)  # C order; a 0-d result stays 0-d", pyStr(archive), pyStr(member), r, r, r)
 		return

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"strider/formats/npy"
+	"strider/formats/output"
 	"strider/internal/dtype"
 	"strider/internal/sysmem"
 	"strider/ops"
@@ -129,15 +130,15 @@ func sortTwo(c *cli.Context, in input, axis int, ord ops.Order, opt settings, id
 	if valPath == "-" && idxPath == "-" {
 		return usagef("the values and --indices cannot both go to standard output; use -o FILE")
 	}
-	if valPath != "-" && idxPath != "-" && samePath(npy.OutputFile(valPath), npy.OutputFile(idxPath)) {
+	if valPath != "-" && idxPath != "-" && samePath(output.OutputFile(valPath), output.OutputFile(idxPath)) {
 		return usagef("--indices %s is also the output file", idxPath)
 	}
-	vals, err := npy.Create(valPath, c.App.Writer, in.Dtype, in.view.Shape)
+	vals, err := output.Create(valPath, c.App.Writer, in.Dtype, in.view.Shape)
 	if err != nil {
 		return err
 	}
 	defer vals.Abort()
-	idx, err := npy.Create(idxPath, c.App.Writer, dtype.Int64, in.view.Shape)
+	idx, err := output.Create(idxPath, c.App.Writer, dtype.Int64, in.view.Shape)
 	if err != nil {
 		return err
 	}
@@ -152,7 +153,7 @@ func sortTwo(c *cli.Context, in input, axis int, ord ops.Order, opt settings, id
 	if err != nil {
 		return err
 	}
-	return npy.CommitAll(vals, idx)
+	return output.CommitAll(vals, idx)
 }
 
 // samePath reports whether two output paths name the same file.

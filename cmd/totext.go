@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"strider/formats/npy"
+	"strider/formats/output"
 	"strider/internal/sysmem"
 	"strider/text"
 )
@@ -183,7 +184,7 @@ func writeText(c *cli.Context, write func(io.Writer) error) error {
 			return usagef("--output needs a path (or - for standard output)")
 		}
 	}
-	out, err := npy.CreateRaw(path, c.App.Writer, 0)
+	out, err := output.CreateRaw(path, c.App.Writer, 0)
 	if err != nil {
 		return err
 	}

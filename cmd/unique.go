@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"strider/formats/npy"
+	"strider/formats/output"
 	"strider/internal/dtype"
 	"strider/ops"
 )
@@ -89,14 +90,14 @@ func runUniqueConsecutive(c *cli.Context) error {
 		n, shape, invShape = v.Shape[axis], slices.Clone(v.Shape), []int{v.Shape[axis]}
 		shape[axis] = len(starts)
 	}
-	outs := make([]*npy.Output, 0, 3)
+	outs := make([]*output.Output, 0, 3)
 	defer func() {
 		for _, o := range outs {
 			o.Abort()
 		}
 	}()
 	create := func(path string, d dtype.Dtype, shape []int) ([]byte, error) {
-		o, err := npy.Create(path, c.App.Writer, d, shape)
+		o, err := output.Create(path, c.App.Writer, d, shape)
 		if err != nil {
 			return nil, err
 		}
@@ -129,7 +130,7 @@ func runUniqueConsecutive(c *cli.Context) error {
 		}
 		ops.RunLengths(counts, starts, n)
 	}
-	return npy.CommitAll(outs...)
+	return output.CommitAll(outs...)
 }
 
 // uniquePaths is the output, --inverse and --counts ("" when not given):
@@ -148,7 +149,7 @@ func uniquePaths(c *cli.Context) ([3]string, error) {
 			case p[i] == "" || p[j] == "":
 			case p[i] == "-" && p[j] == "-":
 				return p, usagef("%s and %s cannot both go to standard output; use -o FILE", names[i], names[j])
-			case p[i] != "-" && p[j] != "-" && samePath(npy.OutputFile(p[i]), npy.OutputFile(p[j])):
+			case p[i] != "-" && p[j] != "-" && samePath(output.OutputFile(p[i]), output.OutputFile(p[j])):
 				return p, usagef("%s is also %s", names[j], names[i])
 			}
 		}

@@ -76,7 +76,7 @@ func OpenArchive(spec string) (a *Archive, ok bool, err error) {
 	}
 	zr, err := zip.NewReader(f, fi.Size())
 	if err != nil {
-		return nil, true, malformed("not a valid .npz archive: %w", err)
+		return nil, true, Malformed("not a valid .npz archive: %w", err)
 	}
 	a = &Archive{Path: spec, Kind: "npz"}
 	for _, zf := range zr.File {

@@ -49,7 +49,7 @@ func (a *Archive) Open(name string, access Access) (*Array, error) {
 	case !ok:
 		return nil, fmt.Errorf("%s file has no tensor named %q (it holds %s)", a.Kind, name, mb.tf.nameList())
 	case i < 0:
-		return nil, malformed("%s file holds two tensors named %q", a.Kind, name)
+		return nil, Malformed("%s file holds two tensors named %q", a.Kind, name)
 	}
 	arr, _, err := mb.tf.Tensors[i].array(mb.m, false)
 	return arr, err // its Data may be on mb.m, which the Archive owns
@@ -73,7 +73,7 @@ func (a *Archive) index() error {
 	if a.Kind == "npz" {
 		if mb.zr, err = zip.NewReader(f, fi.Size()); err != nil {
 			f.Close()
-			return malformed("not a valid .npz archive: %w", err)
+			return Malformed("not a valid .npz archive: %w", err)
 		}
 		mb.index = make(map[string]*zip.File, 2*len(mb.zr.File))
 		// findMember's order: the exact name before name.npy, and of

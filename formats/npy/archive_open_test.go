@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -61,7 +62,7 @@ func TestArchiveOpenMatchesOpen(t *testing.T) {
 				if gerr != nil {
 					continue
 				}
-				if got.Dtype != want.Dtype || !bytes.Equal(got.Data, want.Data) || !equalInts(got.Shape, want.Shape) || !equalInts(got.Strides(), want.Strides()) {
+				if got.Dtype != want.Dtype || !bytes.Equal(got.Data, want.Data) || !slices.Equal(got.Shape, want.Shape) || !slices.Equal(got.Strides(), want.Strides()) {
 					t.Fatalf("%s: Archive.Open %v %v %x, Open %v %v %x", name, got.Dtype, got.Shape, got.Data, want.Dtype, want.Shape, want.Data)
 				}
 				got.Close()

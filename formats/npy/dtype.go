@@ -29,7 +29,7 @@ func refuseDescr(s, body string) error {
 		return unknownDescr(s)
 	case body == "g" || body == "G" || body == "f16" || body == "c32" || body == "longdouble" ||
 		body == "clongdouble" || body == "float128" || body == "complex256":
-		return unsupported("unsupported dtype %s (longdouble is not supported)", pyString(s))
+		return Unsupported("unsupported dtype %s (longdouble is not supported)", pyString(s))
 	case body == "object" || body == "object_" || letterThenDigits(body, "O"):
 		class = "object"
 	case body == "c" || body == "str" || body == "bytes" || body == "str_" || body == "bytes_" ||
@@ -43,7 +43,7 @@ func refuseDescr(s, body string) error {
 	default:
 		return unknownDescr(s)
 	}
-	return unsupported("unsupported dtype %s (%s arrays are refused)", pyString(s), class)
+	return Unsupported("unsupported dtype %s (%s arrays are refused)", pyString(s), class)
 }
 
 // letterThenDigits reports whether body is one of letters followed by
@@ -61,5 +61,5 @@ func letterThenDigits(body, letters string) bool {
 }
 
 func unknownDescr(s string) error {
-	return unsupported("unknown dtype %s", pyString(s))
+	return Unsupported("unknown dtype %s", pyString(s))
 }

@@ -2,6 +2,7 @@ package npy
 
 import (
 	"errors"
+	"strider/internal/testkit"
 	"strings"
 	"testing"
 )
@@ -142,7 +143,7 @@ func TestParseDescrRefuses(t *testing.T) {
 			if !errors.Is(err, ErrUnsupported) {
 				t.Fatalf("error %q is not ErrUnsupported", err)
 			}
-			checkMessage(t, err.Error())
+			testkit.CheckMessage(t, err.Error())
 		})
 	}
 }

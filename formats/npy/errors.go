@@ -27,14 +27,14 @@ func (e *classError) Is(target error) bool { return target == e.class }
 
 func (e *classError) Unwrap() error { return e.cause }
 
-// malformed returns an ErrFormat error; a %w verb in format makes its
+// Malformed returns an ErrFormat error; a %w verb in format makes its
 // argument the cause.
-func malformed(format string, args ...any) error {
+func Malformed(format string, args ...any) error {
 	return classify(ErrFormat, format, args...)
 }
 
-// unsupported returns an ErrUnsupported error.
-func unsupported(format string, args ...any) error {
+// Unsupported returns an ErrUnsupported error.
+func Unsupported(format string, args ...any) error {
 	return classify(ErrUnsupported, format, args...)
 }
 

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strider/internal/testkit"
 	"strings"
 	"testing"
 )
@@ -118,7 +120,7 @@ func TestFixturesFortranMatchesC(t *testing.T) {
 				t.Fatalf("Open: %v", err)
 			}
 			t.Cleanup(func() { f.Close() })
-			if c.Fortran || !f.Fortran || c.Dtype != f.Dtype || !equalInts(c.Shape, f.Shape) {
+			if c.Fortran || !f.Fortran || c.Dtype != f.Dtype || !slices.Equal(c.Shape, f.Shape) {
 				t.Fatalf("headers %+v and %+v do not pair", c.Header, f.Header)
 			}
 			cs, fs, size := c.Strides(), f.Strides(), c.Dtype.Size
@@ -182,12 +184,12 @@ func TestFixturesMalformed(t *testing.T) {
 				a.Close()
 				t.Fatal("Open succeeded")
 			}
-			checkMessage(t, err.Error())
+			testkit.CheckMessage(t, err.Error())
 			t.Logf("Open: %v", err)
 			if _, err := OpenHeader(path, nil); err == nil && !headerOK[name] {
 				t.Fatal("OpenHeader succeeded")
 			} else if err != nil {
-				checkMessage(t, err.Error())
+				testkit.CheckMessage(t, err.Error())
 			}
 			b, err := os.ReadFile(path)
 			if err != nil {
@@ -197,50 +199,11 @@ func TestFixturesMalformed(t *testing.T) {
 				a.Close()
 				t.Fatal("Open of standard input succeeded")
 			} else {
-				checkMessage(t, err.Error())
+				testkit.CheckMessage(t, err.Error())
 			}
 		})
 	}
 	if n == 0 {
 		t.Fatalf("%s holds no files", dir)
-	}
-}
-
-// TestFixturesRewriteIsByteIdentical rewrites every C-order fixture that
-// numpy.save wrote through Create and demands the same bytes.
-func TestFixturesRewriteIsByteIdentical(t *testing.T) {
-	if !exists("../../testdata") {
-		t.Log("../../testdata is absent: nothing to check")
-		return
-	}
-	files, err := filepath.Glob("../../testdata/roundtrip_*_c.npy")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) == 0 {
-		t.Fatal("../../testdata holds no roundtrip_*_c.npy")
-	}
-	out := t.TempDir()
-	for _, path := range files {
-		t.Run(filepath.Base(path), func(t *testing.T) {
-			a, err := Open(path, nil, AccessAll)
-			if err != nil {
-				t.Fatalf("Open: %v", err)
-			}
-			t.Cleanup(func() { a.Close() })
-			dst := filepath.Join(out, filepath.Base(path))
-			o, err := Create(dst, nil, a.Dtype, a.Shape)
-			if err != nil {
-				t.Fatal(err)
-			}
-			copy(o.Data, a.Data)
-			if err := o.Commit(); err != nil {
-				t.Fatal(err)
-			}
-			want, got := mustRead(t, path), mustRead(t, dst)
-			if !bytes.Equal(got, want) {
-				t.Fatalf("rewritten file differs from NumPy's:\n got %q\nwant %q", got[:min(len(got), 128)], want[:min(len(want), 128)])
-			}
-		})
 	}
 }

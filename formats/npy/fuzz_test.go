@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"strider/internal/dtype"
+	"strider/internal/sysmem"
+	"strider/internal/testkit"
 )
 
 // fuzzSeeds adds the fixtures in ../../testdata (when present) and some headers
@@ -32,11 +35,11 @@ func fuzzSeeds(f *testing.F) {
 	f.Add(EncodeHeader(dtype.Dtype{Kind: 'c', Size: 16, Order: '>'}, []int{}))
 	f.Add(EncodeHeader(dtype.Dtype{Kind: 'b', Size: 1, Order: '|'}, []int{0, 7, 1}))
 	f.Add(wrapHeader("{'descr': '<i8', 'fortran_order': True, 'shape': (2L, 3), } # comment"))
-	f.Add(hdr(2, `{"shape": (0x10,), 'descr': b'>u2', 'fortran_order': False}`))
-	f.Add(hdr(3, "{'descr': '<f2', 'fortran_order': False, 'shape': (1_000, 2,)}"))
-	f.Add(hdr(1, "{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (2,)}"))
-	f.Add(hdr(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (9223372036854775807,)}"))
-	f.Add(hdr(1, `{'descr': '\x3c\u0066\1064', 'fortran_order': False, 'shape': ()}`))
+	f.Add(testkit.NpyHeader(2, `{"shape": (0x10,), 'descr': b'>u2', 'fortran_order': False}`))
+	f.Add(testkit.NpyHeader(3, "{'descr': '<f2', 'fortran_order': False, 'shape': (1_000, 2,)}"))
+	f.Add(testkit.NpyHeader(1, "{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (2,)}"))
+	f.Add(testkit.NpyHeader(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (9223372036854775807,)}"))
+	f.Add(testkit.NpyHeader(1, `{'descr': '\x3c\u0066\1064', 'fortran_order': False, 'shape': ()}`))
 	f.Add([]byte("\x93NUMPY\x02\x00\xff\xff\xff\xff"))
 }
 
@@ -65,7 +68,7 @@ func FuzzHeader(f *testing.F) {
 				t.Fatalf("shape %v has a negative dimension", h.Shape)
 			}
 		}
-		nbytes, ok := checkedNBytes(h.Shape, h.Dtype.Size)
+		nbytes, ok := CheckedNBytes(h.Shape, h.Dtype.Size)
 		if !ok || nbytes != h.NBytes() || nbytes < 0 {
 			t.Fatalf("shape %v of %d-byte elements: NBytes %d overflows", h.Shape, h.Dtype.Size, h.NBytes())
 		}
@@ -81,7 +84,7 @@ func FuzzHeader(f *testing.F) {
 		if err != nil {
 			t.Fatalf("re-encoded header does not parse: %v\n%q", err, enc)
 		}
-		if h2.Dtype != h.Dtype || !equalInts(h2.Shape, h.Shape) || h2.Fortran || h2.DataOffset != int64(len(enc)) {
+		if h2.Dtype != h.Dtype || !slices.Equal(h2.Shape, h.Shape) || h2.Fortran || h2.DataOffset != int64(len(enc)) {
 			t.Fatalf("re-encoded header reads back as %+v, want %+v in C order", h2, h)
 		}
 	})
@@ -111,7 +114,7 @@ func FuzzOpen(f *testing.F) {
 		if sniffTensorFile(b) != notTensorFile {
 			align = uintptr(min(a.Dtype.Size, 8)) // tensors: aligned for their type
 		}
-		if len(a.Data) > 0 && uintptrOf(a.Data)%align != 0 {
+		if len(a.Data) > 0 && sysmem.AddrOf(a.Data)%align != 0 {
 			t.Fatalf("Data is not aligned")
 		}
 	})

@@ -98,7 +98,7 @@ func readHeader(r io.Reader, size int64, where string) (Header, error) {
 	case (h.Major == 2 || h.Major == 3) && h.Minor == 0:
 		lenSize = 4
 	default:
-		return Header{}, malformed("unsupported format version %d.%d (1.0, 2.0 and 3.0 are read)", h.Major, h.Minor)
+		return Header{}, Malformed("unsupported format version %d.%d (1.0, 2.0 and 3.0 are read)", h.Major, h.Minor)
 	}
 	var lenField [4]byte
 	if n, err := io.ReadFull(r, lenField[:lenSize]); err != nil {
@@ -107,10 +107,10 @@ func readHeader(r io.Reader, size int64, where string) (Header, error) {
 	hlen := int64(binary.LittleEndian.Uint32(lenField[:]))
 	h.DataOffset = 8 + int64(lenSize) + hlen
 	if size >= 0 && h.DataOffset > size {
-		return Header{}, malformed("header length %d runs past the end of the %s (%d bytes)", hlen, where, size)
+		return Header{}, Malformed("header length %d runs past the end of the %s (%d bytes)", hlen, where, size)
 	}
 	if hlen > MaxHeaderLen {
-		return Header{}, malformed("header length %d is over the limit of %d bytes", hlen, MaxHeaderLen)
+		return Header{}, Malformed("header length %d is over the limit of %d bytes", hlen, MaxHeaderLen)
 	}
 	text := make([]byte, hlen)
 	if n, err := io.ReadFull(r, text); err != nil {
@@ -131,23 +131,23 @@ func badMagic(got []byte) error {
 	if strings.HasPrefix(string(got), "PK") {
 		hint = " (a zip archive: name a member as file.npz:NAME)"
 	}
-	return malformed("bad magic %q, not a .npy file%s", got, hint)
+	return Malformed("bad magic %q, not a .npy file%s", got, hint)
 }
 
 // readError describes a short read of a header part; it wraps the I/O
 // error, which is io.ErrUnexpectedEOF when the stream ended early.
 func readError(what string, want, got int, err error) error {
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return malformed("the input ends after %d of the %d bytes of %s: %w", got, want, what, io.ErrUnexpectedEOF)
+		return Malformed("the input ends after %d of the %d bytes of %s: %w", got, want, what, io.ErrUnexpectedEOF)
 	}
-	return malformed("reading %s: %w", what, err)
+	return Malformed("reading %s: %w", what, err)
 }
 
 // decodeHeader parses and checks the header text of a file of the given
 // major version.
 func decodeHeader(text []byte, major int) (dtype.Dtype, []int, bool, string, error) {
 	if major >= 3 && !utf8.Valid(text) {
-		return dtype.Dtype{}, nil, false, "", malformed("header of a version 3.0 file is not valid UTF-8")
+		return dtype.Dtype{}, nil, false, "", Malformed("header of a version 3.0 file is not valid UTF-8")
 	}
 	v, err := parseLiteral(text, major < 3)
 	if err != nil {
@@ -164,7 +164,7 @@ func decodeHeader(text []byte, major int) (dtype.Dtype, []int, bool, string, err
 		return dtype.Dtype{}, nil, false, "", err
 	}
 	if fortran.Kind != pylit.Bool {
-		return dtype.Dtype{}, nil, false, "", malformed("fortran_order %s is not True or False", fortran.Repr())
+		return dtype.Dtype{}, nil, false, "", Malformed("fortran_order %s is not True or False", fortran.Repr())
 	}
 	dims, err := headerShape(shape, d.Size)
 	if err != nil {
@@ -177,7 +177,7 @@ func decodeHeader(text []byte, major int) (dtype.Dtype, []int, bool, string, err
 // must all be there, and no other.
 func headerKeys(v *pylit.Value) (descr, fortran, shape *pylit.Value, err error) {
 	if v.Kind != pylit.Dict {
-		return nil, nil, nil, malformed("header is %s, not a dict: %s", v.Kind.Article(), v.Repr())
+		return nil, nil, nil, Malformed("header is %s, not a dict: %s", v.Kind.Article(), v.Repr())
 	}
 	for i := 0; i < len(v.Items); i += 2 {
 		key, val := v.Items[i], v.Items[i+1]
@@ -193,10 +193,10 @@ func headerKeys(v *pylit.Value) (descr, fortran, shape *pylit.Value, err error) 
 			}
 		}
 		if slot == nil {
-			return nil, nil, nil, malformed("header has an unexpected key %s", key.Repr())
+			return nil, nil, nil, Malformed("header has an unexpected key %s", key.Repr())
 		}
 		if *slot != nil {
-			return nil, nil, nil, malformed("header has key %s twice", key.Repr())
+			return nil, nil, nil, Malformed("header has key %s twice", key.Repr())
 		}
 		*slot = val
 	}
@@ -205,7 +205,7 @@ func headerKeys(v *pylit.Value) (descr, fortran, shape *pylit.Value, err error) 
 		v    *pylit.Value
 	}{{"descr", descr}, {"fortran_order", fortran}, {"shape", shape}} {
 		if k.v == nil {
-			return nil, nil, nil, malformed("header is missing key '%s'", k.name)
+			return nil, nil, nil, Malformed("header is missing key '%s'", k.name)
 		}
 	}
 	return descr, fortran, shape, nil
@@ -217,7 +217,7 @@ func headerDescr(descr *pylit.Value) (d dtype.Dtype, raw string, dtypeErr, err e
 	raw = descr.Repr()
 	switch {
 	case descr.Kind == pylit.Str && descr.Bytes:
-		return dtype.Dtype{}, "", nil, malformed("descr %s is bytes, not a dtype string", descr.Repr())
+		return dtype.Dtype{}, "", nil, Malformed("descr %s is bytes, not a dtype string", descr.Repr())
 	case descr.Kind == pylit.Str:
 		raw = descr.Str
 		if d, err = ParseDescr(descr.Str); err != nil {
@@ -227,9 +227,9 @@ func headerDescr(descr *pylit.Value) (d dtype.Dtype, raw string, dtypeErr, err e
 			dtypeErr = err
 		}
 	case descr.Kind == pylit.List:
-		dtypeErr = unsupported("unsupported dtype %s (structured arrays are refused)", descr.Repr())
+		dtypeErr = Unsupported("unsupported dtype %s (structured arrays are refused)", descr.Repr())
 	default:
-		return dtype.Dtype{}, "", nil, malformed("descr %s is not a dtype string", descr.Repr())
+		return dtype.Dtype{}, "", nil, Malformed("descr %s is not a dtype string", descr.Repr())
 	}
 	return d, raw, dtypeErr, nil
 }
@@ -238,35 +238,35 @@ func headerDescr(descr *pylit.Value) (d dtype.Dtype, raw string, dtypeErr, err e
 // non-negative ints whose product, times size, fits in 64 bits.
 func headerShape(shape *pylit.Value, size int) ([]int, error) {
 	if shape.Kind != pylit.Tuple {
-		return nil, malformed("shape %s is %s, not a tuple", shape.Repr(), shape.Kind.Article())
+		return nil, Malformed("shape %s is %s, not a tuple", shape.Repr(), shape.Kind.Article())
 	}
 	if len(shape.Items) > MaxDims {
-		return nil, malformed("shape %s has %d dimensions, more than %d", shape.Repr(), len(shape.Items), MaxDims)
+		return nil, Malformed("shape %s has %d dimensions, more than %d", shape.Repr(), len(shape.Items), MaxDims)
 	}
 	dims := make([]int, len(shape.Items))
 	for i, item := range shape.Items {
 		if item.Kind != pylit.Int {
-			return nil, malformed("shape %s holds %s, not an integer", shape.Repr(), item.Repr())
+			return nil, Malformed("shape %s holds %s, not an integer", shape.Repr(), item.Repr())
 		}
 		if item.Int.Sign() < 0 {
-			return nil, malformed("shape %s has a negative dimension", shape.Repr())
+			return nil, Malformed("shape %s has a negative dimension", shape.Repr())
 		}
 		if item.Int64() > math.MaxInt {
-			return nil, malformed("shape %s has a dimension too large for this machine", shape.Repr())
+			return nil, Malformed("shape %s has a dimension too large for this machine", shape.Repr())
 		}
 		dims[i] = int(item.Int64())
 	}
-	if _, ok := checkedNBytes(dims, size); !ok {
-		return nil, malformed("shape %s of %d-byte elements overflows 64 bits", shape.Repr(), size)
+	if _, ok := CheckedNBytes(dims, size); !ok {
+		return nil, Malformed("shape %s of %d-byte elements overflows 64 bits", shape.Repr(), size)
 	}
 	return dims, nil
 }
 
-// checkedNBytes returns the byte size of an array, or false when a
+// CheckedNBytes returns the byte size of an array, or false when a
 // dimension is negative or the size does not fit in an int64. Like NumPy,
 // it also refuses an empty array whose other dimensions overflow, so that
 // strides computed from any valid shape fit in an int64.
-func checkedNBytes(shape []int, size int) (int64, bool) {
+func CheckedNBytes(shape []int, size int) (int64, bool) {
 	if size < 0 {
 		return 0, false
 	}

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 
 	"strider/internal/dtype"
+	"strider/internal/testkit"
 )
 
 // The expected bytes below were printed by NumPy 1.24's
@@ -50,14 +52,14 @@ func TestEncodeHeader(t *testing.T) {
 			if string(got) != tc.want {
 				t.Fatalf("EncodeHeader(%v, %v) =\n%q\nwant\n%q", tc.dtype, tc.shape, got, tc.want)
 			}
-			if _, ok := checkedNBytes(tc.shape, tc.dtype.Size); !ok {
+			if _, ok := CheckedNBytes(tc.shape, tc.dtype.Size); !ok {
 				return // too large to read back
 			}
 			h, err := ReadHeader(bytes.NewReader(got))
 			if err != nil {
 				t.Fatalf("ReadHeader of the encoded header: %v", err)
 			}
-			if h.Dtype != tc.dtype || !equalInts(h.Shape, tc.shape) || h.Fortran || h.Major != 1 || h.Minor != 0 || h.DataOffset != int64(len(got)) {
+			if h.Dtype != tc.dtype || !slices.Equal(h.Shape, tc.shape) || h.Fortran || h.Major != 1 || h.Minor != 0 || h.DataOffset != int64(len(got)) {
 				t.Fatalf("ReadHeader = %+v, want dtype %v shape %v, version 1.0, offset %d", h, tc.dtype, tc.shape, len(got))
 			}
 		})
@@ -109,28 +111,6 @@ func TestWrapHeaderVersion2ReadsBack(t *testing.T) {
 	}
 }
 
-// hdr builds a .npy header of the given version around text, padded like
-// NumPy pads it.
-func hdr(major byte, text string) []byte {
-	lenSize := 2
-	if major > 1 {
-		lenSize = 4
-	}
-	hlen := len(text) + 1
-	pad := 64 - (8+lenSize+hlen)%64
-	b := []byte(Magic)
-	b = append(b, major, 0)
-	n := hlen + pad
-	if lenSize == 2 {
-		b = append(b, byte(n), byte(n>>8))
-	} else {
-		b = append(b, byte(n), byte(n>>8), byte(n>>16), byte(n>>24))
-	}
-	b = append(b, text...)
-	b = append(b, strings.Repeat(" ", pad)...)
-	return append(b, '\n')
-}
-
 func TestReadHeader(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -161,14 +141,14 @@ func TestReadHeader(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			b := hdr(tc.major, tc.text)
+			b := testkit.NpyHeader(tc.major, tc.text)
 			// Data after the header must stay unread.
 			r := bytes.NewReader(append(b, "DATA"...))
 			h, err := ReadHeader(r)
 			if err != nil {
 				t.Fatalf("ReadHeader: %v", err)
 			}
-			if h.Dtype != tc.dtype || !equalInts(h.Shape, tc.shape) || h.Fortran != tc.fortran || h.Major != int(tc.major) {
+			if h.Dtype != tc.dtype || !slices.Equal(h.Shape, tc.shape) || h.Fortran != tc.fortran || h.Major != int(tc.major) {
 				t.Fatalf("ReadHeader = %+v, want %v %v fortran=%v", h, tc.dtype, tc.shape, tc.fortran)
 			}
 			if h.DataOffset != int64(len(b)) {
@@ -198,55 +178,55 @@ func TestReadHeaderRefuses(t *testing.T) {
 		{"no length", []byte("\x93NUMPY\x01\x00\x10"), "ends after 1 of the 2 bytes of the header length", io.ErrUnexpectedEOF},
 		{"short text", []byte("\x93NUMPY\x01\x00\x10\x00{'descr'"), "ends after 8 of the 16 bytes of the header text", io.ErrUnexpectedEOF},
 		{"length over cap", []byte("\x93NUMPY\x02\x00\x00\x28\x6b\xee"), "header length 4000000000 is over the limit", ErrFormat},
-		{"missing shape", hdr(1, "{'descr': '<f4', 'fortran_order': False}"), "header is missing key 'shape'", ErrFormat},
-		{"missing descr", hdr(1, "{"+ok+"}"), "header is missing key 'descr'", ErrFormat},
+		{"missing shape", testkit.NpyHeader(1, "{'descr': '<f4', 'fortran_order': False}"), "header is missing key 'shape'", ErrFormat},
+		{"missing descr", testkit.NpyHeader(1, "{"+ok+"}"), "header is missing key 'descr'", ErrFormat},
 		// NumPy: "descr is not a valid dtype descriptor: b'<f4'".
-		{"bytes descr", hdr(1, "{'descr': b'<f4', "+ok+"}"), "descr b'<f4' is bytes, not a dtype string", ErrFormat},
+		{"bytes descr", testkit.NpyHeader(1, "{'descr': b'<f4', "+ok+"}"), "descr b'<f4' is bytes, not a dtype string", ErrFormat},
 		// NumPy: "Header does not contain the correct keys".
-		{"bytes key", hdr(1, "{b'descr': '<f4', "+ok+"}"), "unexpected key b'descr'", ErrFormat},
-		{"bytes and str mixed", hdr(1, "{'descr': '<' b'f4', "+ok+"}"), "cannot mix bytes and nonbytes literals", ErrFormat},
-		{"extra key", hdr(1, "{'descr': '<f4', "+ok+", 'extra': 1}"), "unexpected key 'extra'", ErrFormat},
-		{"non-string key", hdr(1, "{'descr': '<f4', "+ok+", 5: 1}"), "unexpected key 5", ErrFormat},
-		{"duplicate key", hdr(1, "{'descr': '<f4', 'descr': '<f8', "+ok+"}"), "key 'descr' twice", ErrFormat},
-		{"not a dict", hdr(1, "('descr', '<f4')"), "header is a tuple, not a dict", ErrFormat},
-		{"object", hdr(1, "{'descr': '|O', "+ok+"}"), "unsupported dtype '|O' (object arrays are refused)", ErrUnsupported},
-		{"string", hdr(1, "{'descr': '|S5', "+ok+"}"), "unsupported dtype '|S5' (string arrays are refused)", ErrUnsupported},
-		{"unicode", hdr(1, "{'descr': '<U3', "+ok+"}"), "unsupported dtype '<U3' (string arrays are refused)", ErrUnsupported},
-		{"void", hdr(1, "{'descr': '|V8', "+ok+"}"), "(structured arrays are refused)", ErrUnsupported},
-		{"structured", hdr(1, "{'descr': [('a', '<f4'), ('b', '<i8')], "+ok+"}"), "unsupported dtype [('a', '<f4'), ('b', '<i8')] (structured arrays are refused)", ErrUnsupported},
-		{"datetime", hdr(1, "{'descr': '<M8[ns]', "+ok+"}"), "unsupported dtype '<M8[ns]' (datetime arrays are refused)", ErrUnsupported},
-		{"timedelta", hdr(1, "{'descr': '<m8', "+ok+"}"), "(datetime arrays are refused)", ErrUnsupported},
-		{"longdouble", hdr(1, "{'descr': '<f16', "+ok+"}"), "unsupported dtype '<f16' (longdouble is not supported)", ErrUnsupported},
-		{"clongdouble", hdr(1, "{'descr': '<c32', "+ok+"}"), "(longdouble is not supported)", ErrUnsupported},
-		{"unknown dtype", hdr(1, "{'descr': '<x4', "+ok+"}"), "unknown dtype '<x4'", ErrUnsupported},
-		{"descr not a string", hdr(1, "{'descr': 4, "+ok+"}"), "descr 4 is not a dtype string", ErrFormat},
-		{"fortran_order int", hdr(1, "{'descr': '<f4', 'fortran_order': 1, 'shape': (2,)}"), "fortran_order 1 is not True or False", ErrFormat},
-		{"fortran_order None", hdr(1, "{'descr': '<f4', 'fortran_order': None, 'shape': (2,)}"), "fortran_order None is not True or False", ErrFormat},
-		{"shape list", hdr(1, "{'descr': '<f4', 'fortran_order': False, 'shape': [3, 4]}"), "shape [3, 4] is a list, not a tuple", ErrFormat},
-		{"shape int", hdr(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (5)}"), "shape 5 is an int, not a tuple", ErrFormat},
-		{"shape bool", hdr(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (3, True)}"), "shape (3, True) holds True, not an integer", ErrFormat},
-		{"shape string", hdr(1, "{'descr': '<f4', 'fortran_order': False, 'shape': ('3',)}"), "shape ('3',) holds '3', not an integer", ErrFormat},
-		{"shape negative", hdr(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (-1, 3)}"), "shape (-1, 3) has a negative dimension", ErrFormat},
-		{"shape 33-d", hdr(1, "{'descr': '<f4', 'fortran_order': False, 'shape': ("+strings.Repeat("1, ", 33)+")}"), "has 33 dimensions, more than 32", ErrFormat},
-		{"shape overflow", hdr(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (4611686018427387904, 4)}"), "shape (4611686018427387904, 4) of 8-byte elements overflows 64 bits", ErrFormat},
-		{"shape overflow with zero", hdr(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (0, 4611686018427387904, 4)}"), "overflows 64 bits", ErrFormat},
-		{"shape int overflow", hdr(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (9223372036854775808,)}"), "integer 9223372036854775808 at byte 51 does not fit in 64 bits", ErrFormat},
-		{"long in version 3", hdr(3, "{'descr': '<f8', 'fortran_order': False, 'shape': (3L,)}"), "invalid character after an integer at byte 52", ErrFormat},
-		{"bad utf-8 in version 3", hdr(3, "{'descr': '<f8', 'fortran_order': False, 'shape': (3,)} # \xff"), "not valid UTF-8", ErrFormat},
-		{"adjacent strings then colon", hdr(1, "{'descr': '<f4' 'fortran_order': False, 'shape': (2,)}"), `expected ',' or '}' at byte 31, found ": False, 'sh..."`, ErrFormat},
-		{"missing colon", hdr(1, "{'descr' 5, 'fortran_order': False, 'shape': (2,)}"), `expected ':' after a dict key at byte 9, found "5, 'fortran_..."`, ErrFormat},
-		{"missing comma", hdr(1, "{'descr': '<f4', 'fortran_order': False 'shape': (2,)}"), `expected ',' or '}' at byte 40, found "'shape': (2,..."`, ErrFormat},
-		{"unclosed", hdr(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2,)"), "expected ',' or '}' at byte", ErrFormat},
-		{"float", hdr(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2.0,)}"), "float and complex literals are not supported", ErrFormat},
-		{"name", hdr(1, "{'descr': '<f4', 'fortran_order': false, 'shape': (2,)}"), `unexpected name at byte 34, found "false, 'shap..."`, ErrFormat},
-		{"call", hdr(1, "{'descr': '<f4', 'fortran_order': False, 'shape': tuple([2])}"), "unexpected name at byte 50", ErrFormat},
-		{"unterminated string", hdr(1, "{'descr': '<f4}"), "unterminated string at byte 10", ErrFormat},
-		{"deep nesting", hdr(1, strings.Repeat("[", 100)+strings.Repeat("]", 100)), "nesting deeper than 64", ErrFormat},
-		{"deep parens", hdr(1, "{'descr': '<f4', 'fortran_order': False, 'shape': "+strings.Repeat("(", 100)+"1"+strings.Repeat(")", 100)+"}"), "nesting deeper than 64", ErrFormat},
-		{"trailing junk", hdr(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2,)} x"), "expected the end of the header at byte 56", ErrFormat},
-		{"leading zero", hdr(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (012,)}"), "leading zeros", ErrFormat},
-		{"double underscore", hdr(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (1__2,)}"), "invalid underscore", ErrFormat},
-		{"null byte", hdr(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2,)}\x00"), `found "\x00`, ErrFormat},
+		{"bytes key", testkit.NpyHeader(1, "{b'descr': '<f4', "+ok+"}"), "unexpected key b'descr'", ErrFormat},
+		{"bytes and str mixed", testkit.NpyHeader(1, "{'descr': '<' b'f4', "+ok+"}"), "cannot mix bytes and nonbytes literals", ErrFormat},
+		{"extra key", testkit.NpyHeader(1, "{'descr': '<f4', "+ok+", 'extra': 1}"), "unexpected key 'extra'", ErrFormat},
+		{"non-string key", testkit.NpyHeader(1, "{'descr': '<f4', "+ok+", 5: 1}"), "unexpected key 5", ErrFormat},
+		{"duplicate key", testkit.NpyHeader(1, "{'descr': '<f4', 'descr': '<f8', "+ok+"}"), "key 'descr' twice", ErrFormat},
+		{"not a dict", testkit.NpyHeader(1, "('descr', '<f4')"), "header is a tuple, not a dict", ErrFormat},
+		{"object", testkit.NpyHeader(1, "{'descr': '|O', "+ok+"}"), "unsupported dtype '|O' (object arrays are refused)", ErrUnsupported},
+		{"string", testkit.NpyHeader(1, "{'descr': '|S5', "+ok+"}"), "unsupported dtype '|S5' (string arrays are refused)", ErrUnsupported},
+		{"unicode", testkit.NpyHeader(1, "{'descr': '<U3', "+ok+"}"), "unsupported dtype '<U3' (string arrays are refused)", ErrUnsupported},
+		{"void", testkit.NpyHeader(1, "{'descr': '|V8', "+ok+"}"), "(structured arrays are refused)", ErrUnsupported},
+		{"structured", testkit.NpyHeader(1, "{'descr': [('a', '<f4'), ('b', '<i8')], "+ok+"}"), "unsupported dtype [('a', '<f4'), ('b', '<i8')] (structured arrays are refused)", ErrUnsupported},
+		{"datetime", testkit.NpyHeader(1, "{'descr': '<M8[ns]', "+ok+"}"), "unsupported dtype '<M8[ns]' (datetime arrays are refused)", ErrUnsupported},
+		{"timedelta", testkit.NpyHeader(1, "{'descr': '<m8', "+ok+"}"), "(datetime arrays are refused)", ErrUnsupported},
+		{"longdouble", testkit.NpyHeader(1, "{'descr': '<f16', "+ok+"}"), "unsupported dtype '<f16' (longdouble is not supported)", ErrUnsupported},
+		{"clongdouble", testkit.NpyHeader(1, "{'descr': '<c32', "+ok+"}"), "(longdouble is not supported)", ErrUnsupported},
+		{"unknown dtype", testkit.NpyHeader(1, "{'descr': '<x4', "+ok+"}"), "unknown dtype '<x4'", ErrUnsupported},
+		{"descr not a string", testkit.NpyHeader(1, "{'descr': 4, "+ok+"}"), "descr 4 is not a dtype string", ErrFormat},
+		{"fortran_order int", testkit.NpyHeader(1, "{'descr': '<f4', 'fortran_order': 1, 'shape': (2,)}"), "fortran_order 1 is not True or False", ErrFormat},
+		{"fortran_order None", testkit.NpyHeader(1, "{'descr': '<f4', 'fortran_order': None, 'shape': (2,)}"), "fortran_order None is not True or False", ErrFormat},
+		{"shape list", testkit.NpyHeader(1, "{'descr': '<f4', 'fortran_order': False, 'shape': [3, 4]}"), "shape [3, 4] is a list, not a tuple", ErrFormat},
+		{"shape int", testkit.NpyHeader(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (5)}"), "shape 5 is an int, not a tuple", ErrFormat},
+		{"shape bool", testkit.NpyHeader(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (3, True)}"), "shape (3, True) holds True, not an integer", ErrFormat},
+		{"shape string", testkit.NpyHeader(1, "{'descr': '<f4', 'fortran_order': False, 'shape': ('3',)}"), "shape ('3',) holds '3', not an integer", ErrFormat},
+		{"shape negative", testkit.NpyHeader(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (-1, 3)}"), "shape (-1, 3) has a negative dimension", ErrFormat},
+		{"shape 33-d", testkit.NpyHeader(1, "{'descr': '<f4', 'fortran_order': False, 'shape': ("+strings.Repeat("1, ", 33)+")}"), "has 33 dimensions, more than 32", ErrFormat},
+		{"shape overflow", testkit.NpyHeader(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (4611686018427387904, 4)}"), "shape (4611686018427387904, 4) of 8-byte elements overflows 64 bits", ErrFormat},
+		{"shape overflow with zero", testkit.NpyHeader(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (0, 4611686018427387904, 4)}"), "overflows 64 bits", ErrFormat},
+		{"shape int overflow", testkit.NpyHeader(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (9223372036854775808,)}"), "integer 9223372036854775808 at byte 51 does not fit in 64 bits", ErrFormat},
+		{"long in version 3", testkit.NpyHeader(3, "{'descr': '<f8', 'fortran_order': False, 'shape': (3L,)}"), "invalid character after an integer at byte 52", ErrFormat},
+		{"bad utf-8 in version 3", testkit.NpyHeader(3, "{'descr': '<f8', 'fortran_order': False, 'shape': (3,)} # \xff"), "not valid UTF-8", ErrFormat},
+		{"adjacent strings then colon", testkit.NpyHeader(1, "{'descr': '<f4' 'fortran_order': False, 'shape': (2,)}"), `expected ',' or '}' at byte 31, found ": False, 'sh..."`, ErrFormat},
+		{"missing colon", testkit.NpyHeader(1, "{'descr' 5, 'fortran_order': False, 'shape': (2,)}"), `expected ':' after a dict key at byte 9, found "5, 'fortran_..."`, ErrFormat},
+		{"missing comma", testkit.NpyHeader(1, "{'descr': '<f4', 'fortran_order': False 'shape': (2,)}"), `expected ',' or '}' at byte 40, found "'shape': (2,..."`, ErrFormat},
+		{"unclosed", testkit.NpyHeader(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2,)"), "expected ',' or '}' at byte", ErrFormat},
+		{"float", testkit.NpyHeader(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2.0,)}"), "float and complex literals are not supported", ErrFormat},
+		{"name", testkit.NpyHeader(1, "{'descr': '<f4', 'fortran_order': false, 'shape': (2,)}"), `unexpected name at byte 34, found "false, 'shap..."`, ErrFormat},
+		{"call", testkit.NpyHeader(1, "{'descr': '<f4', 'fortran_order': False, 'shape': tuple([2])}"), "unexpected name at byte 50", ErrFormat},
+		{"unterminated string", testkit.NpyHeader(1, "{'descr': '<f4}"), "unterminated string at byte 10", ErrFormat},
+		{"deep nesting", testkit.NpyHeader(1, strings.Repeat("[", 100)+strings.Repeat("]", 100)), "nesting deeper than 64", ErrFormat},
+		{"deep parens", testkit.NpyHeader(1, "{'descr': '<f4', 'fortran_order': False, 'shape': "+strings.Repeat("(", 100)+"1"+strings.Repeat(")", 100)+"}"), "nesting deeper than 64", ErrFormat},
+		{"trailing junk", testkit.NpyHeader(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2,)} x"), "expected the end of the header at byte 56", ErrFormat},
+		{"leading zero", testkit.NpyHeader(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (012,)}"), "leading zeros", ErrFormat},
+		{"double underscore", testkit.NpyHeader(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (1__2,)}"), "invalid underscore", ErrFormat},
+		{"null byte", testkit.NpyHeader(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2,)}\x00"), `found "\x00`, ErrFormat},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -261,7 +241,7 @@ func TestReadHeaderRefuses(t *testing.T) {
 			if !errors.Is(err, tc.class) {
 				t.Fatalf("error %q is not %v", msg, tc.class)
 			}
-			checkMessage(t, msg)
+			testkit.CheckMessage(t, msg)
 		})
 	}
 }
@@ -273,18 +253,6 @@ func TestReadHeaderLengthPastEnd(t *testing.T) {
 	want := "header length 4000000000 runs past the end of the file (120 bytes)"
 	if err == nil || err.Error() != want {
 		t.Fatalf("got %v, want %q", err, want)
-	}
-}
-
-// checkMessage checks the style rules every error follows: one line,
-// starting in lower case.
-func checkMessage(t *testing.T, msg string) {
-	t.Helper()
-	if strings.ContainsAny(msg, "\n\r") {
-		t.Errorf("error %q is more than one line", msg)
-	}
-	if msg == "" || msg[0] < 'a' || msg[0] > 'z' {
-		t.Errorf("error %q does not start in lower case", msg)
 	}
 }
 
@@ -305,7 +273,7 @@ func TestStridesAndCount(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			h := Header{Dtype: dtype.Dtype{Kind: 'c', Size: 16, Order: '<'}, Shape: tc.shape, Fortran: tc.fortran}
-			if got := h.Strides(); !equalInts(got, tc.strides) {
+			if got := h.Strides(); !slices.Equal(got, tc.strides) {
 				t.Errorf("Strides = %v, want %v", got, tc.strides)
 			}
 			if h.Count() != tc.count || h.NBytes() != 16*tc.count {
@@ -313,16 +281,4 @@ func TestStridesAndCount(t *testing.T) {
 			}
 		})
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -40,7 +40,7 @@ func (d Description) NBytes() int64 {
 	if d.ItemSize == 0 && d.Refused != nil {
 		return -1
 	}
-	n, ok := checkedNBytes(d.Header.Shape, d.ItemSize)
+	n, ok := CheckedNBytes(d.Header.Shape, d.ItemSize)
 	if !ok {
 		return -1
 	}
@@ -100,7 +100,7 @@ func inspectFile(f *os.File, size int64, member string, hasMember bool) ([]Descr
 	if isZip(sig[:n]) {
 		zr, err := zip.NewReader(f, size)
 		if err != nil {
-			return nil, malformed("not a valid .npz archive: %w", err)
+			return nil, Malformed("not a valid .npz archive: %w", err)
 		}
 		return inspectArchive(zr, member, hasMember)
 	}
@@ -108,7 +108,7 @@ func inspectFile(f *os.File, size int64, member string, hasMember bool) ([]Descr
 		return nil, err
 	}
 	if hasMember {
-		return nil, malformed("not an .npz archive, so it has no member %q", member)
+		return nil, Malformed("not an .npz archive, so it has no member %q", member)
 	}
 	d, err := describe(io.NewSectionReader(f, 0, size), size, "file")
 	if err != nil {
@@ -129,7 +129,7 @@ func inspectStream(r io.Reader, member string, hasMember bool) ([]Description, e
 		archive := s.b
 		zr, err := zip.NewReader(bytes.NewReader(archive), int64(len(archive)))
 		if err != nil {
-			return nil, malformed("not a valid .npz archive: %w", err)
+			return nil, Malformed("not a valid .npz archive: %w", err)
 		}
 		return inspectArchive(zr, member, hasMember)
 	}
@@ -137,7 +137,7 @@ func inspectStream(r io.Reader, member string, hasMember bool) ([]Description, e
 		return nil, err
 	}
 	if hasMember {
-		return nil, malformed("not an .npz archive, so it has no member %q", member)
+		return nil, Malformed("not an .npz archive, so it has no member %q", member)
 	}
 	// The data of a stream is neither waited for nor judged: info is
 	// about the header. What follows it is left unread here: the command
@@ -159,9 +159,9 @@ var torchMagic = []byte("\x8a\x0a\x6c\xfc\x9c\x46\xf9\x20\x6a\xa8\x50\x19")
 func notNpy(sig []byte) error {
 	if len(sig) >= 2 && sig[0] == 0x80 && sig[1] >= 2 && sig[1] <= 5 {
 		if bytes.Contains(sig, torchMagic) {
-			return malformed("this is a PyTorch file (legacy torch.save format), not a .npy array")
+			return Malformed("this is a PyTorch file (legacy torch.save format), not a .npy array")
 		}
-		return malformed("this is a Python pickle, not a .npy array (strider never unpickles)")
+		return Malformed("this is a Python pickle, not a .npy array (strider never unpickles)")
 	}
 	return nil
 }
@@ -169,7 +169,7 @@ func notNpy(sig []byte) error {
 func inspectArchive(zr *zip.Reader, member string, hasMember bool) ([]Description, error) {
 	for _, f := range zr.File {
 		if f.Name == "data.pkl" || strings.HasSuffix(f.Name, "/data.pkl") {
-			return nil, malformed("this is a PyTorch file (torch.save), not an .npz archive of .npy arrays")
+			return nil, Malformed("this is a PyTorch file (torch.save), not an .npz archive of .npy arrays")
 		}
 	}
 	var files []*zip.File
@@ -189,7 +189,7 @@ func inspectArchive(zr *zip.Reader, member string, hasMember bool) ([]Descriptio
 		}
 	} else {
 		if len(zr.File) == 0 {
-			return nil, malformed("archive holds no arrays")
+			return nil, Malformed("archive holds no arrays")
 		}
 		files = zr.File
 	}
@@ -197,7 +197,7 @@ func inspectArchive(zr *zip.Reader, member string, hasMember bool) ([]Descriptio
 	for _, zf := range files {
 		rc, err := zf.Open()
 		if err != nil {
-			return nil, malformed("cannot read member %q: %w", zf.Name, err)
+			return nil, Malformed("cannot read member %q: %w", zf.Name, err)
 		}
 		size := int64(-1)
 		if zf.UncompressedSize64 <= math.MaxInt64 {

@@ -15,13 +15,13 @@ func parseLiteral(text []byte, allowLong bool) (*pylit.Value, error) {
 	var le *pylit.LiteralError
 	if errors.As(err, &le) {
 		if le.Range {
-			return nil, malformed("%s", le.Msg)
+			return nil, Malformed("%s", le.Msg)
 		}
 		found := le.Found
 		if found == "" {
 			found = "the end of the header"
 		}
-		return nil, malformed("header is not a Python literal: %s at byte %d, found %s", le.Msg, le.Pos, found)
+		return nil, Malformed("header is not a Python literal: %s at byte %d, found %s", le.Msg, le.Pos, found)
 	}
 	return v, err
 }

@@ -1,6 +1,7 @@
 package npy
 
 import (
+	"strider/internal/testkit"
 	"strings"
 	"testing"
 )
@@ -134,7 +135,7 @@ func TestParseLiteralRefuses(t *testing.T) {
 			if !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("parseLiteral(%q) error %q does not contain %q", tc.src, err, tc.want)
 			}
-			checkMessage(t, err.Error())
+			testkit.CheckMessage(t, err.Error())
 		})
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
-	"os"
 	"unicode/utf8"
 )
 
@@ -39,7 +38,7 @@ const (
 	zip64EndSig    = "PK\x06\x06" // ZIP64 end of central directory
 	zip64LocSig    = "PK\x06\x07" // ZIP64 end of central directory locator
 	zipEndRecord64 = 44           // size of the ZIP64 end record after its first 12 bytes
-	zipNameMax     = 1<<16 - 1    // a member name's length field
+	ZipNameMax     = 1<<16 - 1    // a member name's length field
 )
 
 // npzEntry is a member written, for the central directory.
@@ -81,7 +80,7 @@ func (z *npzWriter) write(b []byte) error {
 // member writes one stored member of size bytes with CRC-32 crc, whose
 // bytes body writes.
 func (z *npzWriter) member(name string, size int64, crc uint32, body func(io.Writer) (int64, error)) error {
-	if len(name) > zipNameMax {
+	if len(name) > ZipNameMax {
 		return fmt.Errorf("member name of %d bytes is too long for a zip archive", len(name))
 	}
 	e := npzEntry{name: name, crc: crc, size: size, offset: z.off}
@@ -203,10 +202,10 @@ func (z *npzWriter) close() error {
 	return z.w.Flush()
 }
 
-// writeSavez writes to w the archive old (nil for none) with member name
+// WriteSavez writes to w the archive old (nil for none) with member name
 // (with its .npy suffix) replaced by, or followed by, the .npy bytes
 // header+data.
-func writeSavez(w io.Writer, old *zip.Reader, name string, header, data []byte) error {
+func WriteSavez(w io.Writer, old *zip.Reader, name string, header, data []byte) error {
 	z := newNpzWriter(w)
 	crc := crc32.Update(crc32.ChecksumIEEE(header), crc32.IEEETable, data)
 	size := int64(len(header) + len(data))
@@ -255,11 +254,11 @@ func copyMember(z *npzWriter, old *zip.Reader, f *zip.File) error {
 		}
 	}
 	if f.UncompressedSize64 > 1<<62 {
-		return malformed("member %q claims %d bytes", f.Name, f.UncompressedSize64)
+		return Malformed("member %q claims %d bytes", f.Name, f.UncompressedSize64)
 	}
 	rc, err := f.Open()
 	if err != nil {
-		return malformed("cannot read member %q: %w", f.Name, err)
+		return Malformed("cannot read member %q: %w", f.Name, err)
 	}
 	defer rc.Close()
 	err = z.member(f.Name, int64(f.UncompressedSize64), f.CRC32, func(w io.Writer) (int64, error) {
@@ -271,32 +270,4 @@ func copyMember(z *npzWriter, old *zip.Reader, f *zip.File) error {
 		return fmt.Errorf("member %q: %w", f.Name, err)
 	}
 	return nil
-}
-
-// OutputFile is the file an output path writes: the archive of
-// "file.npz:NAME", else the path itself.
-func OutputFile(path string) string {
-	if archive, _, ok := splitMemberOutput(path); ok {
-		return archive
-	}
-	return path
-}
-
-// readArchive opens the archive at path, for writeSavez.
-func readArchive(path string) (*zip.Reader, *os.File, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, nil, err
-	}
-	zr, err := zip.NewReader(f, fi.Size())
-	if err != nil {
-		f.Close()
-		return nil, nil, malformed("it is not an .npz archive (%v), so it has no members to keep", err)
-	}
-	return zr, f, nil
 }

@@ -85,9 +85,9 @@ func (a *Array) ReaderAt() io.ReaderAt {
 	return io.NewSectionReader(a.file, a.DataOffset, a.NBytes())
 }
 
-// dataAlign is the alignment of Array.Data and Output.Data: enough for any
+// DataAlign is the alignment of Array.Data and Output.Data: enough for any
 // element type, and NumPy's own header alignment.
-const dataAlign = 64
+const DataAlign = 64
 
 // Open opens the array an input spec names:
 //
@@ -188,11 +188,11 @@ func openFile(f *os.File, size int64, member string, hasMember bool, access Acce
 	case isZip(sig[:n]) || !npyMagic && strings.HasSuffix(strings.ToLower(f.Name()), ".npz"):
 		zr, err := zip.NewReader(f, size)
 		if err != nil {
-			return nil, malformed("not a valid .npz archive: %w", err)
+			return nil, Malformed("not a valid .npz archive: %w", err)
 		}
 		return openMember(zr, member, hasMember, headerOnly)
 	case hasMember:
-		return nil, malformed("not an .npz archive, so it has no member %q", member)
+		return nil, Malformed("not an .npz archive, so it has no member %q", member)
 	}
 
 	h, err := readHeader(io.NewSectionReader(f, 0, size), size, "file")
@@ -236,7 +236,7 @@ func openFile(f *os.File, size int64, member string, hasMember bool, access Acce
 			sysmem.Unmap(m)
 			return nil, err
 		}
-		a.Data = alignedBuf(int(nbytes))
+		a.Data = AlignedBuf(int(nbytes))
 		copy(a.Data, m[h.DataOffset:end])
 		sysmem.Unregister(m)
 		return a, sysmem.Unmap(m)
@@ -257,7 +257,7 @@ func (a *Array) Prefetch() {
 // checkDataSize checks that avail bytes after the header hold the data.
 func checkDataSize(h Header, avail int64) error {
 	if want := h.NBytes(); avail < want {
-		return malformed("data is %d bytes but the header promises %d", max(avail, 0), want)
+		return Malformed("data is %d bytes but the header promises %d", max(avail, 0), want)
 	}
 	return nil
 }
@@ -280,7 +280,7 @@ func openStream(r io.Reader, member string, hasMember bool, headerOnly bool) (*A
 		return a, err
 	}
 	if hasMember {
-		return nil, malformed("not an .npz archive, so it has no member %q", member)
+		return nil, Malformed("not an .npz archive, so it has no member %q", member)
 	}
 	h, err := ReadHeader(br)
 	if err != nil {
@@ -302,11 +302,11 @@ func openArchiveBytes(b []byte, member string, hasMember bool, headerOnly bool) 
 		return a, onMapping, err
 	}
 	if !isZip(b) {
-		return nil, false, malformed("not a .npy file, an .npz archive or a tensor file")
+		return nil, false, Malformed("not a .npy file, an .npz archive or a tensor file")
 	}
 	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
 	if err != nil {
-		return nil, false, malformed("not a valid .npz archive: %w", err)
+		return nil, false, Malformed("not a valid .npz archive: %w", err)
 	}
 	a, err = openMember(zr, member, hasMember, headerOnly) // its data is read into a buffer of its own
 	return a, false, err
@@ -334,7 +334,7 @@ func openMember(zr *zip.Reader, member string, hasMember bool, headerOnly bool) 
 func readMember(zf *zip.File, headerOnly bool) (*Array, error) {
 	rc, err := zf.Open()
 	if err != nil {
-		return nil, malformed("cannot read member %q: %w", zf.Name, err)
+		return nil, Malformed("cannot read member %q: %w", zf.Name, err)
 	}
 	defer rc.Close()
 	size := int64(-1)
@@ -359,7 +359,7 @@ func readMember(zf *zip.File, headerOnly bool) (*Array, error) {
 	}
 	// Read to the end so that archive/zip checks the member's CRC-32.
 	if _, err := io.Copy(io.Discard, rc); err != nil {
-		return nil, malformed("member %q is corrupt: %w", zf.Name, err)
+		return nil, Malformed("member %q is corrupt: %w", zf.Name, err)
 	}
 	return a, nil
 }
@@ -404,15 +404,15 @@ func memberList(zr *zip.Reader) string {
 // buffer. The buffer grows as the bytes arrive, so a header that promises
 // more than the stream holds fails without first allocating it all.
 func readData(r io.Reader, n int64) ([]byte, error) {
-	if n > math.MaxInt-dataAlign {
-		return nil, malformed("data of %d bytes does not fit in memory", n)
+	if n > math.MaxInt-DataAlign {
+		return nil, Malformed("data of %d bytes does not fit in memory", n)
 	}
 	const firstChunk = 1 << 20
 	// Past this much, the data is checked against the memory available: a
 	// stream that really holds more fails with that error, while a short
 	// stream under a lying header still fails with its shortfall.
 	const checkAt = 64 << 20
-	buf := alignedBuf(int(min(n, firstChunk)))
+	buf := AlignedBuf(int(min(n, firstChunk)))
 	got := 0
 	for int64(got) < n {
 		if got == len(buf) {
@@ -421,14 +421,14 @@ func readData(r io.Reader, n int64) ([]byte, error) {
 					return nil, err
 				}
 			}
-			grown := alignedBuf(int(min(n, 2*int64(len(buf)))))
+			grown := AlignedBuf(int(min(n, 2*int64(len(buf)))))
 			copy(grown, buf)
 			buf = grown
 		}
 		m, err := io.ReadFull(r, buf[got:])
 		got += m
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			return nil, malformed("data is %d bytes but the header promises %d: %w", got, n, io.ErrUnexpectedEOF)
+			return nil, Malformed("data is %d bytes but the header promises %d: %w", got, n, io.ErrUnexpectedEOF)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("reading the data: %w", err)
@@ -437,14 +437,14 @@ func readData(r io.Reader, n int64) ([]byte, error) {
 	return buf, nil
 }
 
-// alignedBuf returns a zeroed n-byte slice whose first byte is aligned to
-// dataAlign, so that it can be viewed as any element type.
-func alignedBuf(n int) []byte {
+// AlignedBuf returns a zeroed n-byte slice whose first byte is aligned to
+// DataAlign, so that it can be viewed as any element type.
+func AlignedBuf(n int) []byte {
 	if n == 0 {
 		return []byte{}
 	}
-	b := make([]byte, n+dataAlign-1)
-	off := int(-uintptr(unsafe.Pointer(unsafe.SliceData(b))) & (dataAlign - 1))
+	b := make([]byte, n+DataAlign-1)
+	off := int(-uintptr(unsafe.Pointer(unsafe.SliceData(b))) & (DataAlign - 1))
 	return b[off : off+n : off+n]
 }
 

@@ -8,11 +8,14 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"strider/internal/dtype"
+	"strider/internal/sysmem"
+	"strider/internal/testkit"
 )
 
 // npyBytes returns a .npy file: NumPy's header for d and shape, then data.
@@ -56,7 +59,7 @@ func writeNpz(t *testing.T, path string, members ...member) string {
 
 func pattern(n int) []byte {
 	b := make([]byte, n)
-	fill(b)
+	testkit.Fill(b)
 	return b
 }
 
@@ -68,13 +71,13 @@ func TestOpen(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "a.npy"), plain)
 	writeFile(t, filepath.Join(dir, "trailing.npy"), append(append([]byte(nil), plain...), "junk after the data"...))
 	writeFile(t, filepath.Join(dir, "odd:name.npy"), plain)
-	writeFile(t, filepath.Join(dir, "fortran.npy"), append(hdr(1, "{'descr': '>i2', 'fortran_order': True, 'shape': (4, 6), }"), data...))
+	writeFile(t, filepath.Join(dir, "fortran.npy"), append(testkit.NpyHeader(1, "{'descr': '>i2', 'fortran_order': True, 'shape': (4, 6), }"), data...))
 	// A header of 75 bytes puts the data at offset 85, which is not
 	// aligned: Open must still hand out aligned data.
 	text := "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4)}"
 	text += strings.Repeat(" ", 74-len(text)) + "\n"
 	writeFile(t, filepath.Join(dir, "misaligned.npy"), append([]byte("\x93NUMPY\x01\x00\x4b\x00"+text), data...))
-	writeFile(t, filepath.Join(dir, "v3.npy"), append(hdr(3, "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }"), data...))
+	writeFile(t, filepath.Join(dir, "v3.npy"), append(testkit.NpyHeader(3, "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }"), data...))
 	writeFile(t, filepath.Join(dir, "empty.npy"), npyBytes(f4, []int{0, 4}, nil))
 	writeNpz(t, filepath.Join(dir, "z.npz"),
 		member{"a.npy", plain, zip.Store},
@@ -111,7 +114,7 @@ func TestOpen(t *testing.T) {
 		{"zip without suffix member", in("zipnosuffix") + ":only", nil, f4, []int{3, 4}, false, data, 1},
 		{"colon in archive name", in("x:y.npz") + ":arr_0", nil, f4, []int{3, 4}, false, data, 1},
 		{"stdin", "-", append(append([]byte(nil), plain...), "trailing"...), f4, []int{3, 4}, false, data, 1},
-		{"stdin npz", "-", mustRead(t, in("one.npz")), f4, []int{3, 4}, false, data, 1},
+		{"stdin npz", "-", testkit.MustRead(t, in("one.npz")), f4, []int{3, 4}, false, data, 1},
 	}
 	for _, tc := range tests {
 		for _, access := range []Access{AccessSparse, AccessAll} {
@@ -127,7 +130,7 @@ func TestOpen(t *testing.T) {
 				if err != nil {
 					t.Fatalf("OpenHeader(%q): %v", tc.spec, err)
 				}
-				if h.Dtype != a.Dtype || !equalInts(h.Shape, a.Shape) || h.Fortran != a.Fortran || h.DataOffset != a.DataOffset {
+				if h.Dtype != a.Dtype || !slices.Equal(h.Shape, a.Shape) || h.Fortran != a.Fortran || h.DataOffset != a.DataOffset {
 					t.Fatalf("OpenHeader = %+v, Open = %+v", h, a.Header)
 				}
 			})
@@ -135,18 +138,9 @@ func TestOpen(t *testing.T) {
 	}
 }
 
-func mustRead(t *testing.T, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 func checkArray(t *testing.T, a *Array, d dtype.Dtype, shape []int, fortran bool, data []byte, major int) {
 	t.Helper()
-	if a.Dtype != d || !equalInts(a.Shape, shape) || a.Fortran != fortran || a.Major != major {
+	if a.Dtype != d || !slices.Equal(a.Shape, shape) || a.Fortran != fortran || a.Major != major {
 		t.Fatalf("header %+v, want %v %v fortran=%v version %d", a.Header, d, shape, fortran, major)
 	}
 	if !bytes.Equal(a.Data, data) {
@@ -155,8 +149,8 @@ func checkArray(t *testing.T, a *Array, d dtype.Dtype, shape []int, fortran bool
 	if int64(len(a.Data)) != a.NBytes() || cap(a.Data) != len(a.Data) {
 		t.Fatalf("len, cap of Data = %d, %d, want %d", len(a.Data), cap(a.Data), a.NBytes())
 	}
-	if len(a.Data) > 0 && uintptrOf(a.Data)%16 != 0 {
-		t.Fatalf("Data at %#x is not 16-byte aligned", uintptrOf(a.Data))
+	if len(a.Data) > 0 && sysmem.AddrOf(a.Data)%16 != 0 {
+		t.Fatalf("Data at %#x is not 16-byte aligned", sysmem.AddrOf(a.Data))
 	}
 }
 
@@ -189,7 +183,7 @@ func TestOpenErrors(t *testing.T) {
 	writeFile(t, in("empty.npy"), nil)
 	writeFile(t, in("text.npy"), []byte("hello, world"))
 	writeFile(t, in("fake.npz"), []byte("not a zip at all"))
-	writeFile(t, in("object.npy"), append(hdr(1, "{'descr': '|O', 'fortran_order': False, 'shape': (2,)}"), "\x80\x03"...))
+	writeFile(t, in("object.npy"), append(testkit.NpyHeader(1, "{'descr': '|O', 'fortran_order': False, 'shape': (2,)}"), "\x80\x03"...))
 	writeFile(t, in("huge-hlen.npy"), []byte("\x93NUMPY\x02\x00\x00\x28\x6b\xee"+strings.Repeat(" ", 108)))
 	writeNpz(t, in("z.npz"), member{"a.npy", plain, zip.Store}, member{"b.npy", plain, zip.Deflate})
 	writeNpz(t, in("none.npz"))
@@ -239,7 +233,7 @@ func TestOpenErrors(t *testing.T) {
 			if strings.Contains(err.Error(), dir) {
 				t.Fatalf("error %q names the file; the caller does that", err)
 			}
-			checkMessage(t, err.Error())
+			testkit.CheckMessage(t, err.Error())
 		})
 	}
 }

@@ -51,21 +51,21 @@ var safetensorsDtypes = func() map[string]safetensorsDtype {
 // parseSafetensors indexes a whole .safetensors file.
 func parseSafetensors(b []byte) (*TensorFile, error) {
 	if len(b) < 8 {
-		return nil, malformed("safetensors file of %d bytes is shorter than its 8-byte header length", len(b))
+		return nil, Malformed("safetensors file of %d bytes is shorter than its 8-byte header length", len(b))
 	}
 	n := binary.LittleEndian.Uint64(b)
 	if n > MaxSafetensorsHeader {
-		return nil, malformed("safetensors header length %d is over the limit of %d bytes", n, MaxSafetensorsHeader)
+		return nil, Malformed("safetensors header length %d is over the limit of %d bytes", n, MaxSafetensorsHeader)
 	}
 	if 8+n > uint64(len(b)) {
-		return nil, malformed("safetensors header length %d runs past the end of the file (%d bytes)", n, len(b))
+		return nil, Malformed("safetensors header length %d runs past the end of the file (%d bytes)", n, len(b))
 	}
 	text := b[8 : 8+n]
 	if !utf8.Valid(text) {
-		return nil, malformed("safetensors header is not valid UTF-8")
+		return nil, Malformed("safetensors header is not valid UTF-8")
 	}
 	if len(text) == 0 || text[0] != '{' {
-		return nil, malformed("safetensors header does not start with '{'")
+		return nil, Malformed("safetensors header does not start with '{'")
 	}
 	tf, err := decodeSafetensorsHeader(text)
 	if err != nil {
@@ -83,27 +83,27 @@ func parseSafetensors(b []byte) (*TensorFile, error) {
 		t := &tf.Tensors[i]
 		switch {
 		case t.begin != at && t.begin < at:
-			return nil, malformed("tensor %q: data_offsets [%d, %d] overlap the tensor before it, which ends at %d", t.Name, t.begin, t.end, at)
+			return nil, Malformed("tensor %q: data_offsets [%d, %d] overlap the tensor before it, which ends at %d", t.Name, t.begin, t.end, at)
 		case t.begin != at:
-			return nil, malformed("tensor %q: data_offsets [%d, %d] leave a hole after byte %d", t.Name, t.begin, t.end, at)
+			return nil, Malformed("tensor %q: data_offsets [%d, %d] leave a hole after byte %d", t.Name, t.begin, t.end, at)
 		case t.end < t.begin:
-			return nil, malformed("tensor %q: data_offsets [%d, %d] end before they begin", t.Name, t.begin, t.end)
+			return nil, Malformed("tensor %q: data_offsets [%d, %d] end before they begin", t.Name, t.begin, t.end)
 		case t.end > data:
-			return nil, malformed("tensor %q: data_offsets [%d, %d] run past the end of the data (%d bytes)", t.Name, t.begin, t.end, data)
+			return nil, Malformed("tensor %q: data_offsets [%d, %d] run past the end of the data (%d bytes)", t.Name, t.begin, t.end, data)
 		}
 		if t.Err == nil {
-			want, ok := checkedNBytes(t.Shape, t.srcSize)
+			want, ok := CheckedNBytes(t.Shape, t.srcSize)
 			if !ok {
-				return nil, malformed("tensor %q: shape %v overflows", t.Name, t.Shape)
+				return nil, Malformed("tensor %q: shape %v overflows", t.Name, t.Shape)
 			}
 			if want != t.end-t.begin {
-				return nil, malformed("tensor %q: %s of shape %v is %d bytes, but data_offsets [%d, %d] hold %d", t.Name, t.Stored, t.Shape, want, t.begin, t.end, t.end-t.begin)
+				return nil, Malformed("tensor %q: %s of shape %v is %d bytes, but data_offsets [%d, %d] hold %d", t.Name, t.Stored, t.Shape, want, t.begin, t.end, t.end-t.begin)
 			}
 		}
 		at = t.end
 	}
 	if at != data {
-		return nil, malformed("safetensors file has %d bytes after its last tensor", data-at)
+		return nil, Malformed("safetensors file has %d bytes after its last tensor", data-at)
 	}
 	for i := range tf.Tensors {
 		tf.Tensors[i].begin += 8 + int64(n)
@@ -121,7 +121,7 @@ func decodeSafetensorsHeader(text []byte) (*TensorFile, error) {
 	seen := map[string]bool{}
 	err := decodeObject(dec, "safetensors header", func(key string) error {
 		if seen[key] {
-			return malformed("safetensors header has the key %q twice", key)
+			return Malformed("safetensors header has the key %q twice", key)
 		}
 		seen[key] = true
 		if key == "__metadata__" {
@@ -138,7 +138,7 @@ func decodeSafetensorsHeader(text []byte) (*TensorFile, error) {
 		return nil, err
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, malformed("safetensors header has text after its JSON object")
+		return nil, Malformed("safetensors header has text after its JSON object")
 	}
 	return tf, nil
 }
@@ -151,7 +151,7 @@ func jsonError(where string, err error) error {
 	if errors.Is(err, ErrFormat) {
 		return err
 	}
-	return malformed("%s is not valid JSON: %v", where, err)
+	return Malformed("%s is not valid JSON: %v", where, err)
 }
 
 // decodeObject reads one JSON object from dec, calling field for each key
@@ -162,7 +162,7 @@ func decodeObject(dec *json.Decoder, where string, field func(key string) error)
 		return jsonError(where, err)
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return malformed("%s is not a JSON object", where)
+		return Malformed("%s is not a JSON object", where)
 	}
 	for dec.More() {
 		tok, err := dec.Token()
@@ -171,7 +171,7 @@ func decodeObject(dec *json.Decoder, where string, field func(key string) error)
 		}
 		key, ok := tok.(string)
 		if !ok {
-			return malformed("%s is not valid JSON", where)
+			return Malformed("%s is not valid JSON", where)
 		}
 		if err := field(key); err != nil {
 			return err
@@ -188,7 +188,7 @@ func decodeMetadata(dec *json.Decoder, tf *TensorFile) error {
 	tf.Metadata = map[string]string{}
 	return decodeObject(dec, "safetensors __metadata__", func(key string) error {
 		if _, dup := tf.Metadata[key]; dup {
-			return malformed("safetensors __metadata__ has the key %q twice", key)
+			return Malformed("safetensors __metadata__ has the key %q twice", key)
 		}
 		tok, err := dec.Token()
 		if err != nil {
@@ -196,7 +196,7 @@ func decodeMetadata(dec *json.Decoder, tf *TensorFile) error {
 		}
 		s, ok := tok.(string)
 		if !ok {
-			return malformed("safetensors __metadata__ %q is not a string", key)
+			return Malformed("safetensors __metadata__ %q is not a string", key)
 		}
 		tf.Metadata[key] = s
 		return nil
@@ -212,7 +212,7 @@ func decodeTensorInfo(dec *json.Decoder, name string) (Tensor, error) {
 	var offsets []int
 	err := decodeObject(dec, where, func(key string) error {
 		if seen[key] {
-			return malformed("%s has the key %q twice", where, key)
+			return Malformed("%s has the key %q twice", where, key)
 		}
 		seen[key] = true
 		switch key {
@@ -223,7 +223,7 @@ func decodeTensorInfo(dec *json.Decoder, name string) (Tensor, error) {
 			}
 			s, ok := tok.(string)
 			if !ok {
-				return malformed("%s: dtype is not a string", where)
+				return Malformed("%s: dtype is not a string", where)
 			}
 			t.Stored = s // the format's name until it is known
 			return nil
@@ -247,19 +247,19 @@ func decodeTensorInfo(dec *json.Decoder, name string) (Tensor, error) {
 	}
 	for _, k := range []string{"dtype", "shape", "data_offsets"} {
 		if !seen[k] {
-			return Tensor{}, malformed("%s has no %s", where, k)
+			return Tensor{}, Malformed("%s has no %s", where, k)
 		}
 	}
 	if len(offsets) != 2 {
-		return Tensor{}, malformed("%s: data_offsets has %d numbers, not 2", where, len(offsets))
+		return Tensor{}, Malformed("%s: data_offsets has %d numbers, not 2", where, len(offsets))
 	}
 	t.begin, t.end = int64(offsets[0]), int64(offsets[1])
 	if len(t.Shape) > MaxDims {
-		return Tensor{}, malformed("%s has %d dimensions; NumPy allows at most %d", where, len(t.Shape), MaxDims)
+		return Tensor{}, Malformed("%s has %d dimensions; NumPy allows at most %d", where, len(t.Shape), MaxDims)
 	}
 	d, ok := safetensorsDtypes[t.Stored]
 	if !ok {
-		t.Err = unsupported("%s has dtype %q, which strider does not read (it reads BOOL, U8-U64, I8-I64, F16, F32, F64, C64, and BF16, F8_E4M3, F8_E5M2 widened to float32)", where, t.Stored)
+		t.Err = Unsupported("%s has dtype %q, which strider does not read (it reads BOOL, U8-U64, I8-I64, F16, F32, F64, C64, and BF16, F8_E4M3, F8_E5M2 widened to float32)", where, t.Stored)
 		return t, nil
 	}
 	t.Dtype, t.srcSize, t.widen, t.Widened = d.dtype, d.size, d.widen, d.widen != nil
@@ -278,7 +278,7 @@ func decodeUints(dec *json.Decoder, where, what string) ([]int, error) {
 		return nil, jsonError(where, err)
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '[' {
-		return nil, malformed("%s: %s is not a list", where, what)
+		return nil, Malformed("%s: %s is not a list", where, what)
 	}
 	out := []int{}
 	for dec.More() {
@@ -288,15 +288,15 @@ func decodeUints(dec *json.Decoder, where, what string) ([]int, error) {
 		}
 		num, ok := tok.(json.Number)
 		if !ok {
-			return nil, malformed("%s: %s holds %v, not an integer", where, what, tok)
+			return nil, Malformed("%s: %s holds %v, not an integer", where, what, tok)
 		}
 		v, err := strconv.ParseUint(string(num), 10, 64)
 		if err != nil || v > math.MaxInt64 {
-			return nil, malformed("%s: %s holds %s, not an integer in 0..%d", where, what, num, int64(math.MaxInt64))
+			return nil, Malformed("%s: %s holds %s, not an integer in 0..%d", where, what, num, int64(math.MaxInt64))
 		}
 		out = append(out, int(v))
 		if len(out) > MaxDims+2 && what == "shape" {
-			return nil, malformed("%s has more than %d dimensions; NumPy allows at most %d", where, MaxDims, MaxDims)
+			return nil, Malformed("%s has more than %d dimensions; NumPy allows at most %d", where, MaxDims, MaxDims)
 		}
 	}
 	if _, err := dec.Token(); err != nil {

@@ -110,9 +110,9 @@ func parseTensorFile(kind tensorKind, b []byte) (*TensorFile, error) {
 	case torchZipFile:
 		return parseTorchZip(b)
 	case torchLegacyFile:
-		return nil, malformed("this is a PyTorch file in the legacy torch.save format of PyTorch before 1.6, which is not read; re-save it with PyTorch >= 1.6: torch.save(torch.load(path), path)")
+		return nil, Malformed("this is a PyTorch file in the legacy torch.save format of PyTorch before 1.6, which is not read; re-save it with PyTorch >= 1.6: torch.save(torch.load(path), path)")
 	}
-	return nil, malformed("not a tensor file")
+	return nil, Malformed("not a tensor file")
 }
 
 // openTensorFile opens the tensor named member (or the only one) of f when
@@ -238,7 +238,7 @@ func (tf *TensorFile) pick(member string, hasMember bool) (*Tensor, error) {
 	for i := range tf.Tensors {
 		if tf.Tensors[i].Name == member {
 			if found != nil {
-				return nil, malformed("%s file holds two tensors named %q", what, member)
+				return nil, Malformed("%s file holds two tensors named %q", what, member)
 			}
 			found = &tf.Tensors[i]
 		}
@@ -321,7 +321,7 @@ func (t *Tensor) data(b []byte) (data []byte, onMapping bool, err error) {
 		begin := t.begin + int64(t.Offset)*int64(t.srcSize)
 		end := begin + n*int64(t.srcSize)
 		if begin < 0 || end > int64(len(b)) {
-			return nil, false, malformed("tensor %q reaches past its data", t.Name)
+			return nil, false, Malformed("tensor %q reaches past its data", t.Name)
 		}
 		raw, onMapping = b[begin:end:end], true
 	}
@@ -329,7 +329,7 @@ func (t *Tensor) data(b []byte) (data []byte, onMapping bool, err error) {
 		if err := sysmem.CheckMemory("the tensor widened to float32", n*4); err != nil {
 			return nil, false, err
 		}
-		out := alignedBuf(int(n * 4))
+		out := AlignedBuf(int(n * 4))
 		t.widen(out, raw)
 		return out, false, nil
 	}
@@ -338,7 +338,7 @@ func (t *Tensor) data(b []byte) (data []byte, onMapping bool, err error) {
 		if err := sysmem.CheckMemory("a copy of the tensor", int64(len(raw))); err != nil {
 			return nil, false, err
 		}
-		out := alignedBuf(len(raw))
+		out := AlignedBuf(len(raw))
 		copy(out, raw)
 		return out, false, nil
 	}

@@ -98,14 +98,14 @@ func FuzzPickle(f *testing.F) {
 		persistent := func(pid any) (any, error) {
 			tu, ok := pid.(pkTuple)
 			if !ok || len(tu) != 5 {
-				return nil, malformed("bad persistent id")
+				return nil, Malformed("bad persistent id")
 			}
 			g, _ := tu[1].(pkGlobal)
 			dt, known := torchStorageTypes[g.name]
 			key, _ := tu[2].(string)
 			numel, _ := tu[4].(int64)
 			if !known || numel < 0 || numel > 1<<20 {
-				return nil, malformed("bad storage")
+				return nil, Malformed("bad storage")
 			}
 			if s := storages[key]; s != nil {
 				return s, nil

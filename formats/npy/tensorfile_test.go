@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -96,7 +97,7 @@ func TestTensorFiles(t *testing.T) {
 					t.Errorf("%s: %v", spec, err)
 					continue
 				}
-				if a.Dtype.Descr() != r.Descr || !equalInts(a.Shape, r.Shape) {
+				if a.Dtype.Descr() != r.Descr || !slices.Equal(a.Shape, r.Shape) {
 					t.Errorf("%s: %s %v, want %s %v", spec, a.Dtype.Descr(), a.Shape, r.Descr, r.Shape)
 				} else if got := hex.EncodeToString(cOrderBytes(a)); got != r.Hex {
 					t.Errorf("%s: bytes\n %s, want\n %s", spec, got, r.Hex)
@@ -104,7 +105,7 @@ func TestTensorFiles(t *testing.T) {
 				a.Close()
 			}
 			h, err := OpenHeader(spec, nil)
-			if err != nil || h.Dtype.Descr() != r.Descr || !equalInts(h.Shape, r.Shape) {
+			if err != nil || h.Dtype.Descr() != r.Descr || !slices.Equal(h.Shape, r.Shape) {
 				t.Errorf("OpenHeader(%s) = %s %v, %v", spec, h.Dtype.Descr(), h.Shape, err)
 			}
 		}
@@ -155,7 +156,7 @@ func TestTensorFilesListed(t *testing.T) {
 			if strings.HasSuffix(file, ".safetensors") {
 				continue // listed by offset, expected.jsonl has header order
 			}
-			if tn.Name != want[i].Name || tn.Dtype.Descr() != want[i].Descr || !equalInts(tn.Shape, want[i].Shape) {
+			if tn.Name != want[i].Name || tn.Dtype.Descr() != want[i].Descr || !slices.Equal(tn.Shape, want[i].Shape) {
 				t.Errorf("%s: tensor %d is %q %s %v, want %q %s %v", file, i, tn.Name, tn.Dtype.Descr(), tn.Shape, want[i].Name, want[i].Descr, want[i].Shape)
 			}
 		}

@@ -100,26 +100,26 @@ type storageMember struct {
 // read returns bytes [off, off+n) of the inflated record, in memory.
 func (s *storageMember) read(off, n int64) ([]byte, error) {
 	if off < 0 || n < 0 || off > s.size-n {
-		return nil, malformed("a tensor reaches bytes %d to %d of %q, which holds %d", off, off+n, s.zf.Name, s.size)
+		return nil, Malformed("a tensor reaches bytes %d to %d of %q, which holds %d", off, off+n, s.zf.Name, s.size)
 	}
 	if err := sysmem.CheckMemory("the tensor's bytes, inflated from a compressed storage record", n); err != nil {
 		return nil, err
 	}
 	rc, err := s.zf.Open()
 	if err != nil {
-		return nil, malformed("cannot read %q: %v", s.zf.Name, err)
+		return nil, Malformed("cannot read %q: %v", s.zf.Name, err)
 	}
 	defer rc.Close()
 	if _, err := io.CopyN(io.Discard, rc, off); err != nil {
-		return nil, malformed("%q is corrupt: %v", s.zf.Name, err)
+		return nil, Malformed("%q is corrupt: %v", s.zf.Name, err)
 	}
 	b, err := readData(rc, n)
 	if err != nil {
-		return nil, malformed("%q is corrupt: %w", s.zf.Name, err)
+		return nil, Malformed("%q is corrupt: %w", s.zf.Name, err)
 	}
 	if off+n == s.size {
 		if _, err := io.Copy(io.Discard, rc); err != nil { // checks the CRC-32
-			return nil, malformed("%q is corrupt: %v", s.zf.Name, err)
+			return nil, Malformed("%q is corrupt: %v", s.zf.Name, err)
 		}
 	}
 	return b, nil
@@ -155,11 +155,11 @@ func torchFolder(zr *zip.Reader) string {
 func parseTorchZip(b []byte) (*TensorFile, error) {
 	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
 	if err != nil {
-		return nil, malformed("not a valid torch.save archive: %v", err)
+		return nil, Malformed("not a valid torch.save archive: %v", err)
 	}
 	prefix := torchFolder(zr)
 	if prefix == "" {
-		return nil, malformed("not a torch.save archive: no FOLDER/data.pkl member")
+		return nil, Malformed("not a torch.save archive: no FOLDER/data.pkl member")
 	}
 	files := map[string]*zip.File{}
 	for _, f := range zr.File {
@@ -173,14 +173,14 @@ func parseTorchZip(b []byte) (*TensorFile, error) {
 		switch string(order) {
 		case "little":
 		case "big":
-			return nil, unsupported("a torch.save archive of big-endian storages is not read; re-save it on a little-endian machine")
+			return nil, Unsupported("a torch.save archive of big-endian storages is not read; re-save it on a little-endian machine")
 		default:
-			return nil, malformed("%q says %q, not little or big", prefix+"/byteorder", order)
+			return nil, Malformed("%q says %q, not little or big", prefix+"/byteorder", order)
 		}
 	}
 	pf := files[prefix+"/data.pkl"]
 	if pf.UncompressedSize64 > maxPickleBytes {
-		return nil, malformed("data.pkl is %d bytes, over the limit of %d", pf.UncompressedSize64, maxPickleBytes)
+		return nil, Malformed("data.pkl is %d bytes, over the limit of %d", pf.UncompressedSize64, maxPickleBytes)
 	}
 	pkl, err := readSmallMember(pf, maxPickleBytes)
 	if err != nil {
@@ -205,15 +205,15 @@ func parseTorchZip(b []byte) (*TensorFile, error) {
 func readSmallMember(f *zip.File, limit int64) ([]byte, error) {
 	rc, err := f.Open()
 	if err != nil {
-		return nil, malformed("cannot read %q: %v", f.Name, err)
+		return nil, Malformed("cannot read %q: %v", f.Name, err)
 	}
 	defer rc.Close()
 	b, err := io.ReadAll(io.LimitReader(rc, limit+1))
 	if err != nil {
-		return nil, malformed("cannot read %q: %v", f.Name, err)
+		return nil, Malformed("cannot read %q: %v", f.Name, err)
 	}
 	if int64(len(b)) > limit {
-		return nil, malformed("%q is over the limit of %d bytes", f.Name, limit)
+		return nil, Malformed("%q is over the limit of %d bytes", f.Name, limit)
 	}
 	return b, nil
 }
@@ -222,24 +222,24 @@ func readSmallMember(f *zip.File, limit int64) ([]byte, error) {
 func torchPersistent(pid any, storages map[string]*torchStorage, files map[string]*zip.File, prefix string, b []byte) (any, error) {
 	t, ok := pid.(pkTuple)
 	if !ok || len(t) != 5 {
-		return nil, malformed("data.pkl has a persistent id that is a %s, not ('storage', type, key, location, numel)", pkTypeName(pid))
+		return nil, Malformed("data.pkl has a persistent id that is a %s, not ('storage', type, key, location, numel)", pkTypeName(pid))
 	}
 	if tag, _ := t[0].(string); tag != "storage" {
-		return nil, malformed("data.pkl has a persistent id of %s, not 'storage'", pkTypeName(t[0]))
+		return nil, Malformed("data.pkl has a persistent id of %s, not 'storage'", pkTypeName(t[0]))
 	}
 	g, ok := t[1].(pkGlobal)
 	dt, known := torchStorageTypes[g.name]
 	if !ok || !known || g.module != "torch" && g.module != "torch.cuda" {
-		return nil, malformed("data.pkl has a storage of type %s", pkTypeName(t[1]))
+		return nil, Malformed("data.pkl has a storage of type %s", pkTypeName(t[1]))
 	}
 	key, ok1 := t[2].(string)
 	numel, ok2 := t[4].(int64)
 	if !ok1 || !ok2 || numel < 0 {
-		return nil, malformed("data.pkl has a storage id with a %s key and a %s numel", pkTypeName(t[2]), pkTypeName(t[4]))
+		return nil, Malformed("data.pkl has a storage id with a %s key and a %s numel", pkTypeName(t[2]), pkTypeName(t[4]))
 	}
 	if s := storages[key]; s != nil {
 		if s.class != g.name || s.numel != numel {
-			return nil, malformed("storage %q is both %s of %d elements and %s of %d", key, s.class, s.numel, g.name, numel)
+			return nil, Malformed("storage %q is both %s of %d elements and %s of %d", key, s.class, s.numel, g.name, numel)
 		}
 		return s, nil
 	}
@@ -247,17 +247,17 @@ func torchPersistent(pid any, storages map[string]*torchStorage, files map[strin
 	name := prefix + "/data/" + key
 	f := files[name]
 	if f == nil {
-		return nil, malformed("storage record %q is missing", name)
+		return nil, Malformed("storage record %q is missing", name)
 	}
 	if dt.size > 0 {
-		want, ok := checkedNBytes([]int{int(min(numel, math.MaxInt))}, dt.size)
+		want, ok := CheckedNBytes([]int{int(min(numel, math.MaxInt))}, dt.size)
 		if !ok || f.UncompressedSize64 != uint64(want) {
-			return nil, malformed("storage record %q is %d bytes, but its numel %d of %s needs %d", name, f.UncompressedSize64, numel, dt.name, want)
+			return nil, Malformed("storage record %q is %d bytes, but its numel %d of %s needs %d", name, f.UncompressedSize64, numel, dt.name, want)
 		}
 		if f.Method == zip.Store && f.CompressedSize64 == f.UncompressedSize64 {
 			off, err := f.DataOffset()
 			if err != nil || off < 0 || off > int64(len(b)) || int64(len(b))-off < want {
-				return nil, malformed("storage record %q lies outside the file", name)
+				return nil, Malformed("storage record %q lies outside the file", name)
 			}
 			s.begin, s.end = off, off+want
 		} else {
@@ -272,15 +272,15 @@ func torchPersistent(pid any, storages map[string]*torchStorage, files map[strin
 // storage_offset, size, stride, ...
 func rebuildTensor(args pkTuple) (any, error) {
 	if len(args) < 4 {
-		return nil, malformed("data.pkl rebuilds a tensor from %d arguments", len(args))
+		return nil, Malformed("data.pkl rebuilds a tensor from %d arguments", len(args))
 	}
 	s, ok := args[0].(*torchStorage)
 	if !ok {
-		return nil, malformed("data.pkl rebuilds a tensor from a %s, not a storage", pkTypeName(args[0]))
+		return nil, Malformed("data.pkl rebuilds a tensor from a %s, not a storage", pkTypeName(args[0]))
 	}
 	off, ok := args[1].(int64)
 	if !ok || off < 0 || off > math.MaxInt32*int64(1<<16) {
-		return nil, malformed("data.pkl rebuilds a tensor at storage offset %s", pkRepr(args[1]))
+		return nil, Malformed("data.pkl rebuilds a tensor at storage offset %s", pkRepr(args[1]))
 	}
 	shape, err1 := pkInts(args[2], "size")
 	strides, err2 := pkInts(args[3], "stride")
@@ -290,36 +290,36 @@ func rebuildTensor(args pkTuple) (any, error) {
 	case err2 != nil:
 		return nil, err2
 	case len(shape) != len(strides):
-		return nil, malformed("data.pkl rebuilds a tensor of size %v with strides %v", shape, strides)
+		return nil, Malformed("data.pkl rebuilds a tensor of size %v with strides %v", shape, strides)
 	case len(shape) > MaxDims:
-		return nil, malformed("a tensor has %d dimensions; NumPy allows at most %d", len(shape), MaxDims)
+		return nil, Malformed("a tensor has %d dimensions; NumPy allows at most %d", len(shape), MaxDims)
 	}
 	t := &torchTensor{storage: s, offset: int(off), shape: shape, strides: strides}
 	if s.dt.size == 0 {
-		t.err = unsupported("a tensor of %s (torch.%s) is not read", s.dt.name, s.class)
+		t.err = Unsupported("a tensor of %s (torch.%s) is not read", s.dt.name, s.class)
 		return t, nil
 	}
-	if _, ok := checkedNBytes(shape, 16); !ok {
-		return nil, malformed("a tensor of size %v overflows", shape)
+	if _, ok := CheckedNBytes(shape, 16); !ok {
+		return nil, Malformed("a tensor of size %v overflows", shape)
 	}
 	// The last element must lie inside the storage.
 	last := uint64(off)
 	empty := false
 	for k, n := range shape {
 		if strides[k] < 0 {
-			return nil, malformed("a tensor has the negative stride %d", strides[k])
+			return nil, Malformed("a tensor has the negative stride %d", strides[k])
 		}
 		if n == 0 {
 			empty = true
 		}
 		hi, lo := bits.Mul64(uint64(max(n-1, 0)), uint64(strides[k]))
 		if hi != 0 || lo > math.MaxInt64-last {
-			return nil, malformed("a tensor's strides %v overflow", strides)
+			return nil, Malformed("a tensor's strides %v overflow", strides)
 		}
 		last += lo
 	}
 	if !empty && last >= uint64(s.numel) {
-		return nil, malformed("a tensor of size %v, stride %v at offset %d reaches element %d of a storage of %d", shape, strides, off, last, s.numel)
+		return nil, Malformed("a tensor of size %v, stride %v at offset %d reaches element %d of a storage of %d", shape, strides, off, last, s.numel)
 	}
 	return t, nil
 }
@@ -328,13 +328,13 @@ func rebuildTensor(args pkTuple) (any, error) {
 func pkInts(v any, what string) ([]int, error) {
 	t, ok := v.(pkTuple)
 	if !ok {
-		return nil, malformed("data.pkl rebuilds a tensor with a %s %s", pkTypeName(v), what)
+		return nil, Malformed("data.pkl rebuilds a tensor with a %s %s", pkTypeName(v), what)
 	}
 	out := make([]int, len(t))
 	for i, x := range t {
 		n, ok := x.(int64)
 		if !ok || n > math.MaxInt32*int64(1<<16) || n < -math.MaxInt32*int64(1<<16) || what == "size" && n < 0 {
-			return nil, malformed("data.pkl rebuilds a tensor with %s %s", what, pkRepr(x))
+			return nil, Malformed("data.pkl rebuilds a tensor with %s %s", what, pkRepr(x))
 		}
 		out[i] = int(n)
 	}
@@ -381,12 +381,12 @@ func newWalker(tf *TensorFile) *walker {
 
 func (w *walker) walk(v any, depth int) error {
 	if depth > maxPickleDepth {
-		return malformed("data.pkl holds containers nested deeper than %d (or one that holds itself)", maxPickleDepth)
+		return Malformed("data.pkl holds containers nested deeper than %d (or one that holds itself)", maxPickleDepth)
 	}
 	switch v.(type) {
 	case *torchTensor, *pkDict, *pkList, pkTuple:
 		if w.visits++; w.visits > maxWalkVisits {
-			return malformed("data.pkl holds more than %d containers and tensors when walked (a container shared too often?)", maxWalkVisits)
+			return Malformed("data.pkl holds more than %d containers and tensors when walked (a container shared too often?)", maxWalkVisits)
 		}
 	}
 	switch v := v.(type) {
@@ -453,11 +453,11 @@ func (w *walker) child(k string, v any, depth int) error {
 func (w *walker) name() (string, error) {
 	switch {
 	case len(w.tf.Tensors) >= w.maxTensors:
-		return "", malformed("data.pkl holds more than %d tensors", w.maxTensors)
+		return "", Malformed("data.pkl holds more than %d tensors", w.maxTensors)
 	case w.pathLen > w.maxName:
-		return "", malformed("data.pkl names a tensor with %d keys joined into %d bytes, over the limit of %d bytes for a name", len(w.path), w.pathLen, w.maxName)
+		return "", Malformed("data.pkl names a tensor with %d keys joined into %d bytes, over the limit of %d bytes for a name", len(w.path), w.pathLen, w.maxName)
 	case w.named+w.pathLen > w.maxNames:
-		return "", malformed("the names of data.pkl's first %d tensors come to %d bytes, over the limit of %d bytes for all names (a dict shared by many tensors?)", len(w.tf.Tensors)+1, w.named+w.pathLen, w.maxNames)
+		return "", Malformed("the names of data.pkl's first %d tensors come to %d bytes, over the limit of %d bytes for all names (a dict shared by many tensors?)", len(w.tf.Tensors)+1, w.named+w.pathLen, w.maxNames)
 	}
 	w.named += w.pathLen
 	var b strings.Builder

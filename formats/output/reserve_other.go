@@ -1,6 +1,6 @@
 //go:build !linux
 
-package npy
+package output
 
 import "os"
 

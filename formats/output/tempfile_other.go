@@ -1,6 +1,6 @@
 //go:build !windows
 
-package npy
+package output
 
 import "os"
 

@@ -1,4 +1,4 @@
-package npy
+package output
 
 import (
 	"archive/zip"
@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"strider/formats/npy"
 	"strider/internal/dtype"
 	"strider/internal/pylit"
 	"strider/internal/sysmem"
@@ -75,14 +76,14 @@ var temps = struct {
 // data region. A target that is a symbolic link is followed: the file it
 // names is the one replaced, and the link stays. Errors name path.
 func Create(path string, stdout io.Writer, d dtype.Dtype, shape []int) (*Output, error) {
-	return create(path, stdout, d, shape, EncodeHeader(d, shape), false, false)
+	return create(path, stdout, d, shape, npy.EncodeHeader(d, shape), false, false)
 }
 
 // CreateFortran is Create for an array of the given shape written in
 // Fortran order, as numpy.save writes an F-contiguous array that is not
 // C-contiguous: the caller fills Data in Fortran order.
 func CreateFortran(path string, stdout io.Writer, d dtype.Dtype, shape []int) (*Output, error) {
-	return create(path, stdout, d, shape, EncodeFortranHeader(d, shape), false, false)
+	return create(path, stdout, d, shape, npy.EncodeFortranHeader(d, shape), false, false)
 }
 
 // CreatePieces is Create for a result the caller can compute in pieces.
@@ -95,22 +96,22 @@ func CreateFortran(path string, stdout io.Writer, d dtype.Dtype, shape []int) (*
 // small and made on the CPU. With fortran, the header says Fortran order
 // and the pieces come in it.
 func CreatePieces(path string, stdout io.Writer, d dtype.Dtype, shape []int, fortran, direct bool) (*Output, error) {
-	header := EncodeHeader(d, shape)
+	header := npy.EncodeHeader(d, shape)
 	if fortran {
-		header = EncodeFortranHeader(d, shape)
+		header = npy.EncodeFortranHeader(d, shape)
 	}
 	return create(path, stdout, d, shape, header, true, direct)
 }
 
 func create(path string, stdout io.Writer, d dtype.Dtype, shape []int, header []byte, pieces, direct bool) (*Output, error) {
-	if _, err := ParseDescr(d.Descr()); err != nil {
+	if _, err := npy.ParseDescr(d.Descr()); err != nil {
 		return nil, fmt.Errorf("cannot create %s: %w", path, err)
 	}
-	if len(shape) > MaxDims {
-		return nil, fmt.Errorf("cannot create %s: shape %s has %d dimensions, more than %d", path, pylit.ShapeString(shape), len(shape), MaxDims)
+	if len(shape) > npy.MaxDims {
+		return nil, fmt.Errorf("cannot create %s: shape %s has %d dimensions, more than %d", path, pylit.ShapeString(shape), len(shape), npy.MaxDims)
 	}
-	nbytes, ok := checkedNBytes(shape, d.Size)
-	if !ok || nbytes > int64(maxInt-dataAlign) {
+	nbytes, ok := npy.CheckedNBytes(shape, d.Size)
+	if !ok || nbytes > int64(maxInt-npy.DataAlign) {
 		return nil, fmt.Errorf("cannot create %s: shape %s of %d-byte elements is negative or too large", path, pylit.ShapeString(shape), d.Size)
 	}
 	return createBytes(path, stdout, header, nbytes, pieces, direct)
@@ -119,7 +120,7 @@ func create(path string, stdout io.Writer, d dtype.Dtype, shape []int, header []
 // CreateRaw prepares an output of nbytes bytes with no .npy header (a text
 // file), written atomically as Create's are.
 func CreateRaw(path string, stdout io.Writer, nbytes int64) (*Output, error) {
-	if nbytes < 0 || nbytes > int64(maxInt-dataAlign) {
+	if nbytes < 0 || nbytes > int64(maxInt-npy.DataAlign) {
 		return nil, fmt.Errorf("cannot create %s: %d bytes is negative or too large", path, nbytes)
 	}
 	return createBytes(path, stdout, []byte{}, nbytes, false, false)
@@ -253,7 +254,7 @@ func outputFile(path string) (file, member string, err error) {
 	if isNpzPath(path) {
 		return "", "", fmt.Errorf("cannot create %s: an .npz output needs the name of the member to write: -o %s:NAME", path, path)
 	}
-	if file, fi, name, ok := memberOfExisting(path); ok {
+	if file, fi, name, ok := npy.MemberOfExisting(path); ok {
 		return "", "", fmt.Errorf("cannot create %s: %s is %s, so no member \"%s\" can be written in it (only in an archive named .npz: -o FILE.npz:NAME)",
 			termsafe.Escape(path), termsafe.Escape(file), fileKind(fi.Mode()), termsafe.Escape(name))
 	}
@@ -352,7 +353,7 @@ func (o *Output) placeData(nbytes, total int64, direct bool) error {
 		if err := checkHeadroom("the result before it is added to "+o.path, nbytes); err != nil {
 			return err
 		}
-		o.Data = alignedBuf(int(nbytes))
+		o.Data = npy.AlignedBuf(int(nbytes))
 		return nil
 	}
 	if _, err := o.f.Write(o.header); err != nil {
@@ -388,7 +389,7 @@ func (o *Output) placeData(nbytes, total int64, direct bool) error {
 	if err := sysmem.CheckMemory(fmt.Sprintf("the result before it is written to %s", o.path), nbytes); err != nil {
 		return err
 	}
-	o.Data = alignedBuf(int(nbytes))
+	o.Data = npy.AlignedBuf(int(nbytes))
 	return nil
 }
 
@@ -410,7 +411,7 @@ func (o *Output) openStream(w io.Writer, name string, total, nbytes int64) error
 		}
 	}
 	if !o.pieces {
-		o.Data = alignedBuf(int(nbytes))
+		o.Data = npy.AlignedBuf(int(nbytes))
 	}
 	return nil
 }
@@ -770,7 +771,7 @@ func (o *Output) writeArchive() error {
 	}
 	data := o.Data
 	o.Data = nil
-	return writeSavez(o.f, zr, o.member, o.header, data)
+	return npy.WriteSavez(o.f, zr, o.member, o.header, data)
 }
 
 // rename moves a finished temporary file over the target.
@@ -928,4 +929,23 @@ func RemoveTemps() {
 		delete(temps.m, o)
 	}
 	removeLockFiles()
+}
+
+// readArchive opens the archive at path, for npy.WriteSavez.
+func readArchive(path string) (*zip.Reader, *os.File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	zr, err := zip.NewReader(f, fi.Size())
+	if err != nil {
+		f.Close()
+		return nil, nil, npy.Malformed("it is not an .npz archive (%v), so it has no members to keep", err)
+	}
+	return zr, f, nil
 }

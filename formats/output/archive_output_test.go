@@ -1,10 +1,11 @@
-package npy
+package output
 
 import (
 	"bufio"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strider/formats/npy"
 	"strings"
 	"testing"
 	"time"
@@ -35,7 +36,7 @@ func TestSplitMemberOutput(t *testing.T) {
 }
 
 func TestCheckMemberName(t *testing.T) {
-	for _, name := range []string{"x", "layer.0/weight", "é/z", "a b", "..x", "x..", ".hidden", "a.b/c.d", strings.Repeat("n", zipNameMax-4)} {
+	for _, name := range []string{"x", "layer.0/weight", "é/z", "a b", "..x", "x..", ".hidden", "a.b/c.d", strings.Repeat("n", npy.ZipNameMax-4)} {
 		if err := checkMemberName(name); err != nil {
 			t.Errorf("%.40q: %v", name, err)
 		}
@@ -58,7 +59,7 @@ func TestCheckMemberName(t *testing.T) {
 		{"a//b", "empty folder component"},
 		{"a/", "empty folder component"},
 		{"a:b", "holds a ':'"},
-		{strings.Repeat("n", zipNameMax-3), "more than a zip entry name may be"},
+		{strings.Repeat("n", npy.ZipNameMax-3), "more than a zip entry name may be"},
 	} {
 		err := checkMemberName(c.name)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

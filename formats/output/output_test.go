@@ -1,4 +1,4 @@
-package npy
+package output
 
 import (
 	"bytes"
@@ -8,19 +8,16 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 
+	"strider/formats/npy"
 	"strider/internal/dtype"
+	"strider/internal/sysmem"
+	"strider/internal/testkit"
 )
-
-// fill writes a recognisable pattern into data: byte i is i*7+1.
-func fill(data []byte) {
-	for i := range data {
-		data[i] = byte(i*7 + 1)
-	}
-}
 
 func TestCreateRoundTrip(t *testing.T) {
 	tests := []struct {
@@ -37,8 +34,8 @@ func TestCreateRoundTrip(t *testing.T) {
 		{"f2le/1000x33", dtype.Dtype{Kind: 'f', Size: 2, Order: '<'}, []int{1000, 33}},
 	}
 	for _, tc := range tests {
-		for _, access := range []Access{AccessSparse, AccessAll} {
-			name := tc.name + map[Access]string{AccessSparse: "/sparse", AccessAll: "/all"}[access]
+		for _, access := range []npy.Access{npy.AccessSparse, npy.AccessAll} {
+			name := tc.name + map[npy.Access]string{npy.AccessSparse: "/sparse", npy.AccessAll: "/all"}[access]
 			t.Run(name, func(t *testing.T) {
 				path := filepath.Join(t.TempDir(), "out.npy")
 				o, err := Create(path, nil, tc.dtype, tc.shape)
@@ -52,7 +49,7 @@ func TestCreateRoundTrip(t *testing.T) {
 				if int64(len(o.Data)) != want {
 					t.Fatalf("len(Data) = %d, want %d", len(o.Data), want)
 				}
-				fill(o.Data)
+				testkit.Fill(o.Data)
 				expect := append([]byte(nil), o.Data...)
 				if err := o.Commit(); err != nil {
 					t.Fatal(err)
@@ -61,15 +58,15 @@ func TestCreateRoundTrip(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if head := EncodeHeader(tc.dtype, tc.shape); !bytes.Equal(raw, append(head, expect...)) {
+				if head := npy.EncodeHeader(tc.dtype, tc.shape); !bytes.Equal(raw, append(head, expect...)) {
 					t.Fatalf("file is not header + data (%d bytes, want %d)", len(raw), len(head)+len(expect))
 				}
-				a, err := Open(path, nil, access)
+				a, err := npy.Open(path, nil, access)
 				if err != nil {
 					t.Fatal(err)
 				}
 				t.Cleanup(func() { a.Close() })
-				if a.Dtype != tc.dtype || !equalInts(a.Shape, tc.shape) || a.Fortran {
+				if a.Dtype != tc.dtype || !slices.Equal(a.Shape, tc.shape) || a.Fortran {
 					t.Fatalf("Open header = %+v", a.Header)
 				}
 				if !bytes.Equal(a.Data, expect) {
@@ -120,7 +117,7 @@ func TestCreateStdout(t *testing.T) {
 	if err := o.Commit(); err != nil {
 		t.Fatal(err)
 	}
-	a, err := Open("-", &buf, AccessAll)
+	a, err := npy.Open("-", &buf, npy.AccessAll)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,8 +153,8 @@ func TestCreateAlignment(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if p := uintptrOf(o.Data); p%dataAlign != 0 {
-				t.Errorf("%s/%d: Data at %#x is not %d-byte aligned", path, n, p, dataAlign)
+			if p := sysmem.AddrOf(o.Data); p%npy.DataAlign != 0 {
+				t.Errorf("%s/%d: Data at %#x is not %d-byte aligned", path, n, p, npy.DataAlign)
 			}
 			o.Abort()
 		}
@@ -174,7 +171,7 @@ func TestAbort(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fill(o.Data)
+	testkit.Fill(o.Data)
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 2 || !strings.HasPrefix(entries[0].Name(), ".keep.npy.strider-") || !strings.HasSuffix(entries[0].Name(), ".tmp") {
 		t.Fatalf("want keep.npy and one .keep.npy.strider-*.tmp, folder holds %v", entries)
@@ -256,7 +253,7 @@ func TestCreateErrors(t *testing.T) {
 		{"negative dimension", filepath.Join(dir, "x.npy"), dtype.Dtype{Kind: 'f', Size: 4, Order: '<'}, []int{-1, 2}, "shape (-1, 2) of 4-byte elements is negative or too large", nil},
 		{"overflow", filepath.Join(dir, "x.npy"), dtype.Dtype{Kind: 'f', Size: 8, Order: '<'}, []int{1 << 62, 4}, "is negative or too large", nil},
 		{"33-d", filepath.Join(dir, "x.npy"), dtype.Dtype{Kind: 'f', Size: 8, Order: '<'}, make([]int, 33), "more than 32", nil},
-		{"bad dtype", filepath.Join(dir, "x.npy"), dtype.Dtype{Kind: 'f', Size: 3, Order: '<'}, []int{2}, "unknown dtype '<f3'", ErrUnsupported},
+		{"bad dtype", filepath.Join(dir, "x.npy"), dtype.Dtype{Kind: 'f', Size: 3, Order: '<'}, []int{2}, "unknown dtype '<f3'", npy.ErrUnsupported},
 		{"stdout without writer", "-", dtype.Dtype{Kind: 'f', Size: 4, Order: '<'}, []int{2}, "no standard output", nil},
 	}
 	for _, tc := range tests {
@@ -272,7 +269,7 @@ func TestCreateErrors(t *testing.T) {
 			if tc.is != nil && !errors.Is(err, tc.is) {
 				t.Fatalf("error %q is not %v", err, tc.is)
 			}
-			checkMessage(t, err.Error())
+			testkit.CheckMessage(t, err.Error())
 		})
 	}
 	assertOnly(t, dir)
@@ -319,7 +316,7 @@ func TestRemoveTemps(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for range 100 {
-				fill(o.Data)
+				testkit.Fill(o.Data)
 			}
 		}()
 	}
@@ -384,7 +381,7 @@ func TestDirectPieces(t *testing.T) {
 	}
 	d := dtype.Dtype{Kind: 'f', Size: 4, Order: '<'}
 	data := make([]byte, 4*1000)
-	fill(data)
+	testkit.Fill(data)
 	for _, short := range []bool{true, false} {
 		o, err := CreatePieces(path, nil, d, []int{10, 100}, false, true)
 		if err != nil {
@@ -419,7 +416,7 @@ func TestDirectPieces(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := append(EncodeHeader(d, []int{10, 100}), data...)
+		want := append(npy.EncodeHeader(d, []int{10, 100}), data...)
 		if b, _ := os.ReadFile(path); !bytes.Equal(b, want) {
 			t.Fatalf("file holds %d bytes, want the header and the pieces (%d bytes)", len(b), len(want))
 		}

@@ -1,6 +1,6 @@
 //go:build unix && !aix
 
-package npy
+package output
 
 import (
 	"errors"

@@ -1,6 +1,6 @@
 //go:build (!unix && !windows) || aix
 
-package npy
+package output
 
 import "os"
 

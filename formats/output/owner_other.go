@@ -1,6 +1,6 @@
 //go:build !unix
 
-package npy
+package output
 
 import (
 	"io/fs"
