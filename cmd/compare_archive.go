@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"strider/formats"
 	"strider/formats/npy"
 	"strider/internal/termsafe"
 	"strider/ops"
@@ -60,9 +61,9 @@ func compareArchives(c *cli.Context, specA, specD string, tol ops.Tolerance, opt
 // archivePair opens specA and specD as archives when compare pairs their
 // members (done), and lists the members to compare; done is false when
 // the two are compared as arrays.
-func archivePair(c *cli.Context, specA, specD string) (arA, arD *npy.Archive, names []string, done bool, err error) {
-	arA, okA, errA := npy.OpenArchive(specA)
-	arD, okD, errD := npy.OpenArchive(specD)
+func archivePair(c *cli.Context, specA, specD string) (arA, arD *formats.Archive, names []string, done bool, err error) {
+	arA, okA, errA := formats.OpenArchive(specA)
+	arD, okD, errD := formats.OpenArchive(specD)
 	switch {
 	case !okA || !okD:
 		if c.IsSet(memberFlag.Name) {
@@ -82,7 +83,7 @@ func archivePair(c *cli.Context, specA, specD string) (arA, arD *npy.Archive, na
 
 // memberNames lists the members to compare, each once: A's in A's order,
 // then those only in B, all matching --member when it is given.
-func memberNames(c *cli.Context, arA, arD *npy.Archive, specA, specD string) ([]string, error) {
+func memberNames(c *cli.Context, arA, arD *formats.Archive, specA, specD string) ([]string, error) {
 	glob := c.String("member")
 	if _, err := path.Match(glob, ""); glob != "" && err != nil {
 		return nil, usagef("--member %q is not a valid pattern: %v", glob, err)
@@ -109,7 +110,7 @@ func memberNames(c *cli.Context, arA, arD *npy.Archive, specA, specD string) ([]
 
 // reportMembers compares each named member and prints its line (or JSON
 // object); it returns how many members had each status.
-func reportMembers(c *cli.Context, arA, arD *npy.Archive, names []string, tol ops.Tolerance, opt settings) (map[string]int, error) {
+func reportMembers(c *cli.Context, arA, arD *formats.Archive, names []string, tol ops.Tolerance, opt settings) (map[string]int, error) {
 	counts := map[string]int{}
 	enc := json.NewEncoder(c.App.Writer)
 	enc.SetEscapeHTML(false)
@@ -162,7 +163,7 @@ func reportMembers(c *cli.Context, arA, arD *npy.Archive, names []string, tol op
 
 // byMember reports whether two archives are compared member by member
 // rather than as the one array each holds.
-func byMember(c *cli.Context, arA, arD *npy.Archive) bool {
+func byMember(c *cli.Context, arA, arD *formats.Archive) bool {
 	return c.IsSet("member") || arA.Kind == "folder" || arD.Kind == "folder" || len(arA.Names) != 1 || len(arD.Names) != 1
 }
 
@@ -175,7 +176,7 @@ func plural(n int, word string) string {
 
 // compareMember compares member name of the two archives as compare
 // compares two arrays.
-func compareMember(c *cli.Context, arA, arD *npy.Archive, name string, tol ops.Tolerance, opt settings) (*compareReport, error) {
+func compareMember(c *cli.Context, arA, arD *formats.Archive, name string, tol ops.Tolerance, opt settings) (*compareReport, error) {
 	a, err := openArchiveMember(arA, name)
 	if err != nil {
 		return nil, err
@@ -204,7 +205,7 @@ func compareMember(c *cli.Context, arA, arD *npy.Archive, name string, tol ops.T
 
 // openArchiveMember is openInput for a member of an open archive, which
 // is indexed once for all its members.
-func openArchiveMember(ar *npy.Archive, name string) (input, error) {
+func openArchiveMember(ar *formats.Archive, name string) (input, error) {
 	a, err := ar.Open(name, npy.AccessAll)
 	if err != nil {
 		return input{}, fmt.Errorf("%s: %w", termsafe.Escape(ar.Spec(name)), err)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"strider/formats"
 	"strider/formats/npy"
 	"strider/formats/output"
 	"strider/internal/dtype"
@@ -134,7 +135,7 @@ type input struct {
 // with npy.AccessAllLater is read in by whoever fills the output, once the
 // output exists (settings.readAhead, or a call to Prefetch).
 func openInput(c *cli.Context, spec string, access npy.Access) (input, error) {
-	a, err := npy.Open(spec, stdinFor(c, spec), access)
+	a, err := formats.Open(spec, stdinFor(c, spec), access)
 	if err != nil {
 		return input{}, fmt.Errorf("%s: %w", displayName(spec), err)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"strider/formats"
 	"strider/formats/npy"
 	"strider/internal/sysmem"
 	"strider/internal/termsafe"
@@ -172,12 +173,12 @@ func loadTxtFlags(c *cli.Context) (text.LoadTxt, error) {
 
 // readText reads a whole text input: a file, mapped, or standard input,
 // held on the heap when short and on a mapped temporary file when long (a
-// pipe of gigabytes, in one line or many: npy.ReadStream), so the heap
+// pipe of gigabytes, in one line or many: formats.ReadStream), so the heap
 // holds one block of it whatever its size. The caller calls release when
 // done with the bytes.
 func readText(c *cli.Context, spec string) (text []byte, release func(), err error) {
 	if spec != "-" {
-		return npy.MapBytes(spec)
+		return formats.MapBytes(spec)
 	}
-	return npy.ReadStream(c.App.Reader, "standard input")
+	return formats.ReadStream(c.App.Reader, "standard input")
 }

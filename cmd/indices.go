@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"strider/formats"
 	"strider/formats/npy"
 	"strider/internal/dtype"
 	"strider/internal/pylit"
@@ -24,7 +25,7 @@ type indexArray struct {
 
 // readIndexFile opens an index .npy of any integer dtype and byte order.
 func readIndexFile(c *cli.Context, spec string) (indexArray, error) {
-	a, err := npy.Open(spec, stdinFor(c, spec), npy.AccessAll)
+	a, err := formats.Open(spec, stdinFor(c, spec), npy.AccessAll)
 	if err != nil {
 		return indexArray{}, fmt.Errorf("--indices %s: %w", displayName(spec), err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"strider/formats"
 	"strider/formats/npy"
 	"strider/internal/pylit"
 	"strider/internal/termsafe"
@@ -94,7 +95,7 @@ func runInfo(c *cli.Context) error {
 		errorLine(c.App.ErrWriter, "info", fmt.Errorf("%s: %s", displayName(label), termsafe.Escape(err.Error())))
 	}
 	for _, spec := range c.Args().Slice() {
-		if tf, ok, err := npy.ListTensors(spec); ok {
+		if tf, ok, err := formats.ListTensors(spec); ok {
 			if err != nil {
 				fail(spec, err)
 				continue
@@ -104,7 +105,7 @@ func runInfo(c *cli.Context) error {
 			}
 			continue
 		}
-		descs, err := npy.Inspect(spec, stdinFor(c, spec))
+		descs, err := formats.Inspect(spec, stdinFor(c, spec))
 		if err != nil {
 			fail(spec, err)
 			continue

@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"strider/formats"
 	"strider/formats/npy"
 	"strider/formats/output"
 	"strider/internal/pylit"
@@ -214,12 +215,12 @@ func (s *script) load(name, spec string) string {
 // loadAny is load without the dtype check.
 func (s *script) loadAny(name, spec string) string {
 	s.importModule("numpy as np")
-	switch path, member, hasMember := npy.SplitSpec(spec); {
+	switch path, member, hasMember := formats.SplitSpec(spec); {
 	case spec == "-":
 		s.importModule("io")
 		s.importModule("sys")
 		s.add("%s = np.load(io.BytesIO(sys.stdin.buffer.read()))", name)
-	case npy.TensorFormat(path) != "":
+	case formats.TensorFormat(path) != "":
 		s.loadTensorFile(name, path, member, hasMember)
 	case hasMember:
 		s.add("%s = np.load(%s)[%s]", name, pyStr(path), pyStr(member))

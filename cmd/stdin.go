@@ -12,7 +12,7 @@ import (
 // input, so that Run drains what it left unread.
 var stdinUsed atomic.Bool
 
-// stdinFor returns the app's standard input for npy.Open, noting its use
+// stdinFor returns the app's standard input for formats.Open, noting its use
 // when spec names it.
 func stdinFor(c *cli.Context, spec string) *os.File {
 	if spec == "-" {

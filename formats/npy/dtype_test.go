@@ -2,9 +2,10 @@ package npy
 
 import (
 	"errors"
-	"strider/internal/testkit"
 	"strings"
 	"testing"
+
+	"strider/internal/testkit"
 )
 
 // The accepted descrs and their str and name are numpy.dtype's answers

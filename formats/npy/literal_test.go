@@ -1,9 +1,10 @@
 package npy
 
 import (
-	"strider/internal/testkit"
 	"strings"
 	"testing"
+
+	"strider/internal/testkit"
 )
 
 // The expected values are Python's repr of ast.literal_eval(src), checked

@@ -37,8 +37,8 @@ type safetensorsDtype struct {
 var safetensorsDtypes = func() map[string]safetensorsDtype {
 	m := make(map[string]safetensorsDtype)
 	for _, f := range dtype.Formats {
-		if r := readFormat(f); f.Safetensors != "" && r.size != 0 {
-			d := safetensorsDtype{r.size, r.dtype, r.widen, ""}
+		if r := ReadFormat(f); f.Safetensors != "" && r.Size != 0 {
+			d := safetensorsDtype{r.Size, r.Dtype, r.Widen, ""}
 			if !f.NumPy() {
 				d.name = f.Torch
 			}
@@ -48,8 +48,8 @@ var safetensorsDtypes = func() map[string]safetensorsDtype {
 	return m
 }()
 
-// parseSafetensors indexes a whole .safetensors file.
-func parseSafetensors(b []byte) (*TensorFile, error) {
+// ParseSafetensors indexes a whole .safetensors file.
+func ParseSafetensors(b []byte) (*TensorFile, error) {
 	if len(b) < 8 {
 		return nil, Malformed("safetensors file of %d bytes is shorter than its 8-byte header length", len(b))
 	}
@@ -67,7 +67,7 @@ func parseSafetensors(b []byte) (*TensorFile, error) {
 	if len(text) == 0 || text[0] != '{' {
 		return nil, Malformed("safetensors header does not start with '{'")
 	}
-	tf, err := decodeSafetensorsHeader(text)
+	tf, err := DecodeSafetensorsHeader(text)
 	if err != nil {
 		return nil, err
 	}
@@ -75,46 +75,46 @@ func parseSafetensors(b []byte) (*TensorFile, error) {
 	// end of the file; each tensor's size matching dtype x shape.
 	sort.SliceStable(tf.Tensors, func(i, j int) bool {
 		a, b := tf.Tensors[i], tf.Tensors[j]
-		return a.begin < b.begin || a.begin == b.begin && a.end < b.end
+		return a.Loc.Begin < b.Loc.Begin || a.Loc.Begin == b.Loc.Begin && a.Loc.End < b.Loc.End
 	})
 	data := int64(len(b)) - 8 - int64(n)
 	at := int64(0)
 	for i := range tf.Tensors {
 		t := &tf.Tensors[i]
 		switch {
-		case t.begin != at && t.begin < at:
-			return nil, Malformed("tensor %q: data_offsets [%d, %d] overlap the tensor before it, which ends at %d", t.Name, t.begin, t.end, at)
-		case t.begin != at:
-			return nil, Malformed("tensor %q: data_offsets [%d, %d] leave a hole after byte %d", t.Name, t.begin, t.end, at)
-		case t.end < t.begin:
-			return nil, Malformed("tensor %q: data_offsets [%d, %d] end before they begin", t.Name, t.begin, t.end)
-		case t.end > data:
-			return nil, Malformed("tensor %q: data_offsets [%d, %d] run past the end of the data (%d bytes)", t.Name, t.begin, t.end, data)
+		case t.Loc.Begin != at && t.Loc.Begin < at:
+			return nil, Malformed("tensor %q: data_offsets [%d, %d] overlap the tensor before it, which ends at %d", t.Name, t.Loc.Begin, t.Loc.End, at)
+		case t.Loc.Begin != at:
+			return nil, Malformed("tensor %q: data_offsets [%d, %d] leave a hole after byte %d", t.Name, t.Loc.Begin, t.Loc.End, at)
+		case t.Loc.End < t.Loc.Begin:
+			return nil, Malformed("tensor %q: data_offsets [%d, %d] end before they begin", t.Name, t.Loc.Begin, t.Loc.End)
+		case t.Loc.End > data:
+			return nil, Malformed("tensor %q: data_offsets [%d, %d] run past the end of the data (%d bytes)", t.Name, t.Loc.Begin, t.Loc.End, data)
 		}
 		if t.Err == nil {
-			want, ok := CheckedNBytes(t.Shape, t.srcSize)
+			want, ok := CheckedNBytes(t.Shape, t.Loc.ItemSize)
 			if !ok {
 				return nil, Malformed("tensor %q: shape %v overflows", t.Name, t.Shape)
 			}
-			if want != t.end-t.begin {
-				return nil, Malformed("tensor %q: %s of shape %v is %d bytes, but data_offsets [%d, %d] hold %d", t.Name, t.Stored, t.Shape, want, t.begin, t.end, t.end-t.begin)
+			if want != t.Loc.End-t.Loc.Begin {
+				return nil, Malformed("tensor %q: %s of shape %v is %d bytes, but data_offsets [%d, %d] hold %d", t.Name, t.Stored, t.Shape, want, t.Loc.Begin, t.Loc.End, t.Loc.End-t.Loc.Begin)
 			}
 		}
-		at = t.end
+		at = t.Loc.End
 	}
 	if at != data {
 		return nil, Malformed("safetensors file has %d bytes after its last tensor", data-at)
 	}
 	for i := range tf.Tensors {
-		tf.Tensors[i].begin += 8 + int64(n)
-		tf.Tensors[i].end += 8 + int64(n)
+		tf.Tensors[i].Loc.Begin += 8 + int64(n)
+		tf.Tensors[i].Loc.End += 8 + int64(n)
 	}
 	return tf, nil
 }
 
-// decodeSafetensorsHeader parses the JSON header strictly: one object,
+// DecodeSafetensorsHeader parses the JSON header strictly: one object,
 // nothing after it but whitespace, no duplicate keys at any level.
-func decodeSafetensorsHeader(text []byte) (*TensorFile, error) {
+func DecodeSafetensorsHeader(text []byte) (*TensorFile, error) {
 	dec := json.NewDecoder(bytes.NewReader(text))
 	dec.UseNumber()
 	tf := &TensorFile{Format: "safetensors"}
@@ -253,7 +253,7 @@ func decodeTensorInfo(dec *json.Decoder, name string) (Tensor, error) {
 	if len(offsets) != 2 {
 		return Tensor{}, Malformed("%s: data_offsets has %d numbers, not 2", where, len(offsets))
 	}
-	t.begin, t.end = int64(offsets[0]), int64(offsets[1])
+	t.Loc.Begin, t.Loc.End = int64(offsets[0]), int64(offsets[1])
 	if len(t.Shape) > MaxDims {
 		return Tensor{}, Malformed("%s has %d dimensions; NumPy allows at most %d", where, len(t.Shape), MaxDims)
 	}
@@ -262,7 +262,7 @@ func decodeTensorInfo(dec *json.Decoder, name string) (Tensor, error) {
 		t.Err = Unsupported("%s has dtype %q, which strider does not read (it reads BOOL, U8-U64, I8-I64, F16, F32, F64, C64, and BF16, F8_E4M3, F8_E5M2 widened to float32)", where, t.Stored)
 		return t, nil
 	}
-	t.Dtype, t.srcSize, t.widen, t.Widened = d.dtype, d.size, d.widen, d.widen != nil
+	t.Dtype, t.Loc.ItemSize, t.Loc.Widen, t.Widened = d.dtype, d.size, d.widen, d.widen != nil
 	if t.Stored = d.name; t.Stored == "" {
 		t.Stored = d.dtype.Name()
 	}

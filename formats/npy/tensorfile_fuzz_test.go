@@ -4,64 +4,47 @@ import (
 	"archive/zip"
 	"bytes"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"strider/internal/testkit"
 )
 
-// tensorSeeds returns the fixture files matching the globs, whole.
-func tensorSeeds(f *testing.F, globs ...string) [][]byte {
-	var out [][]byte
-	for _, glob := range globs {
-		files, _ := filepath.Glob(filepath.Join(torchTestdata, glob))
-		for _, path := range files {
-			b, err := os.ReadFile(path)
-			if err != nil {
-				f.Fatal(err)
-			}
-			out = append(out, b)
-		}
-	}
-	return out
-}
-
-func oneLine(t *testing.T, err error) {
-	if msg := err.Error(); msg == "" || strings.ContainsAny(msg, "\n\r") {
-		t.Fatalf("error %q is not one line", msg)
-	}
-}
+// torchTestdata holds the fixtures PyTorch 1.13 and the safetensors writer
+// of scripts/gen_torch_testdata.py wrote.
+const torchTestdata = "../../testdata/torch"
 
 // FuzzSafetensors feeds arbitrary bytes to the safetensors reader. It must
 // never panic; a file it accepts must satisfy the format's invariants, and
 // every tensor it lists must read within the file.
 func FuzzSafetensors(f *testing.F) {
-	for _, b := range tensorSeeds(f, "*.safetensors", "malformed/st_*") {
+	for _, b := range testkit.ReadFixtures(f, torchTestdata, "*.safetensors", "malformed/st_*") {
 		f.Add(b)
 	}
 	f.Add([]byte("\x02\x00\x00\x00\x00\x00\x00\x00{}"))
 	f.Add([]byte("\x10\x00\x00\x00\x00\x00\x00\x00{\"a\":{\"dtype\":\"F8_E5M2\",\"shape\":[2],\"data_offsets\":[0,2]}}\x7c\x7f"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		tf, err := parseSafetensors(b)
+		tf, err := ParseSafetensors(b)
 		if err != nil {
-			oneLine(t, err)
+			testkit.OneLine(t, err)
 			return
 		}
 		at := int64(-1)
 		for i := range tf.Tensors {
 			tn := &tf.Tensors[i]
-			if at >= 0 && tn.begin != at {
-				t.Fatalf("tensor %q begins at %d, the one before ends at %d", tn.Name, tn.begin, at)
+			if at >= 0 && tn.Loc.Begin != at {
+				t.Fatalf("tensor %q begins at %d, the one before ends at %d", tn.Name, tn.Loc.Begin, at)
 			}
-			at = tn.end
+			at = tn.Loc.End
 			if tn.Err != nil {
-				oneLine(t, tn.Err)
+				testkit.OneLine(t, tn.Err)
 				continue
 			}
-			data, _, err := tn.data(b)
+			a, _, err := tn.Open(b, false)
 			if err != nil {
 				t.Fatalf("tensor %q listed but not read: %v", tn.Name, err)
 			}
+			data := a.Data
 			if int64(len(data)) != tn.NBytes() {
 				t.Fatalf("tensor %q: %d bytes, want %d", tn.Name, len(data), tn.NBytes())
 			}
@@ -77,7 +60,7 @@ func FuzzSafetensors(f *testing.F) {
 // storage of the numel it says. It must never panic nor run away; every
 // tensor it finds must lie inside its storage.
 func FuzzPickle(f *testing.F) {
-	for _, b := range tensorSeeds(f, "*.pt", "malformed/pt_*") {
+	for _, b := range testkit.ReadFixtures(f, torchTestdata, "*.pt", "malformed/pt_*") {
 		zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
 		if err != nil {
 			continue
@@ -116,20 +99,20 @@ func FuzzPickle(f *testing.F) {
 		}
 		root, err := unpickle(p, persistent)
 		if err != nil {
-			oneLine(t, err)
+			testkit.OneLine(t, err)
 			return
 		}
 		tf := &TensorFile{Format: "torch"}
 		if err := newWalker(tf).walk(root, 0); err != nil {
-			oneLine(t, err)
+			testkit.OneLine(t, err)
 			return
 		}
 		for i := range tf.Tensors {
 			tn := &tf.Tensors[i]
-			if tn.Err != nil || tn.srcSize == 0 {
+			if tn.Err != nil || tn.Loc.ItemSize == 0 {
 				continue
 			}
-			span := tn.span()
+			span := tn.Span()
 			if span > 0 {
 				if s := onlyStorage(storages); s != nil && int64(tn.Offset)+span > s.numel {
 					t.Fatalf("tensor %q reaches element %d of a storage of %d", tn.Name, int64(tn.Offset)+span-1, s.numel)
@@ -158,27 +141,28 @@ func onlyStorage(storages map[string]*torchStorage) *torchStorage {
 // testdata/fuzz/FuzzTorchZip has one) is inflated only as far as a tensor
 // reaches.
 func FuzzTorchZip(f *testing.F) {
-	for _, b := range tensorSeeds(f, "*.pt", "malformed/pt_*") {
+	for _, b := range testkit.ReadFixtures(f, torchTestdata, "*.pt", "malformed/pt_*") {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		tf, err := parseTorchZip(b)
+		tf, err := ParseTorchZip(b)
 		if err != nil {
-			oneLine(t, err)
+			testkit.OneLine(t, err)
 			return
 		}
 		for i := range tf.Tensors {
 			tn := &tf.Tensors[i]
 			if tn.Err != nil {
-				oneLine(t, tn.Err)
+				testkit.OneLine(t, tn.Err)
 				continue
 			}
-			data, _, err := tn.data(b)
+			a, _, err := tn.Open(b, false)
 			if err != nil {
-				oneLine(t, err)
+				testkit.OneLine(t, err)
 				continue
 			}
-			if want := tn.span() * int64(tn.Dtype.Size); int64(len(data)) != want {
+			data := a.Data
+			if want := tn.Span() * int64(tn.Dtype.Size); int64(len(data)) != want {
 				t.Fatalf("tensor %q: %d bytes, want %d", tn.Name, len(data), want)
 			}
 		}

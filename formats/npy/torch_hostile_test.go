@@ -271,7 +271,7 @@ func TestTorchDeflatedStorage(t *testing.T) {
 		b := torchZipDeflated(t, p, mib, c.crc)
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		a, _, err := openTensor(torchZipFile, b, c.name, true, false)
+		a, err := openTorchTensor(b, c.name)
 		runtime.ReadMemStats(&after)
 		switch {
 		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
@@ -287,12 +287,26 @@ func TestTorchDeflatedStorage(t *testing.T) {
 	}
 }
 
+// openTorchTensor opens the tensor name of the torch.save archive b.
+func openTorchTensor(b []byte, name string) (*Array, error) {
+	tf, err := ParseTorchZip(b)
+	if err != nil {
+		return nil, err
+	}
+	t, err := tf.Pick(name, true)
+	if err != nil {
+		return nil, err
+	}
+	a, _, err := t.Open(b, false)
+	return a, err
+}
+
 // TestTensorNameListEscaped: the names an error lists are escaped for the
 // terminal.
 func TestTensorNameListEscaped(t *testing.T) {
 	tf := &TensorFile{Format: "safetensors", Tensors: []Tensor{{Name: "\x1b[2J\x1b[31mX"}, {Name: "b\x07\r"}}}
 	for _, member := range []string{"", "nope"} {
-		_, err := tf.pick(member, member != "")
+		_, err := tf.Pick(member, member != "")
 		if err == nil || strings.ContainsAny(err.Error(), "\x1b\x07\r") || !strings.Contains(err.Error(), `\x1b[2J\x1b[31mX, b\x07\r`) {
 			t.Errorf("pick(%q): %q, want the names escaped", member, err)
 		}

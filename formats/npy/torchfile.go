@@ -22,56 +22,27 @@ import (
 // requires_grad, backward_hooks[, metadata]). pickle.go runs the pickle;
 // this file finds the members and turns tensors into strided views.
 
-// torchDtype describes a storage class.
-type torchDtype struct {
-	size  int         // bytes per element in the file; 0: not read
-	dtype dtype.Dtype // as strider reads it
-	widen func(dst, src []byte)
-	name  string // PyTorch's dtype name
-}
-
 // torchStorageTypes are the storage classes torch.load admits, by name:
 // those of dtype.Formats, and the untyped and typed storages, which have
 // no element type and are refused by name.
-var torchStorageTypes = func() map[string]torchDtype {
-	m := map[string]torchDtype{
-		"UntypedStorage": {name: "untyped storage"},
-		"TypedStorage":   {name: "typed storage"},
+var torchStorageTypes = func() map[string]StoredDtype {
+	m := map[string]StoredDtype{
+		"UntypedStorage": {Name: "untyped storage"},
+		"TypedStorage":   {Name: "typed storage"},
 	}
 	for _, f := range dtype.Formats {
 		if f.Storage != "" {
-			m[f.Storage] = readFormat(f)
+			m[f.Storage] = ReadFormat(f)
 		}
 	}
 	return m
 }()
 
-// readFormat is how strider reads elements of format f: as its NumPy
-// dtype, or widened exactly to float32 by the function widenings has for
-// it; a size of 0 where strider does not read them.
-func readFormat(f dtype.Format) torchDtype {
-	switch {
-	case f.NumPy():
-		return torchDtype{f.Size, f.Dtype, nil, f.Torch}
-	case widenings[f.Torch] != nil:
-		return torchDtype{f.Size, dtype.Dtype{Kind: 'f', Size: 4, Order: '<'}, widenings[f.Torch], f.Torch}
-	}
-	return torchDtype{name: f.Torch}
-}
-
-// widenings convert the element types NumPy lacks that strider reads, by
-// PyTorch's name, to float32.
-var widenings = map[string]func(dst, src []byte){
-	"bfloat16":      widenBF16,
-	"float8_e4m3fn": widenF8E4M3,
-	"float8_e5m2":   widenF8E5M2,
-}
-
 // torchStorage is a storage a persistent id names.
 type torchStorage struct {
 	key        string
 	class      string
-	dt         torchDtype
+	dt         StoredDtype
 	numel      int64
 	begin, end int64          // the record's bytes in the file, when stored plainly
 	member     *storageMember // else the record, to read when needed
@@ -97,8 +68,8 @@ type storageMember struct {
 	size int64
 }
 
-// read returns bytes [off, off+n) of the inflated record, in memory.
-func (s *storageMember) read(off, n int64) ([]byte, error) {
+// Read returns bytes [off, off+n) of the inflated record, in memory.
+func (s *storageMember) Read(off, n int64) ([]byte, error) {
 	if off < 0 || n < 0 || off > s.size-n {
 		return nil, Malformed("a tensor reaches bytes %d to %d of %q, which holds %d", off, off+n, s.zf.Name, s.size)
 	}
@@ -113,7 +84,7 @@ func (s *storageMember) read(off, n int64) ([]byte, error) {
 	if _, err := io.CopyN(io.Discard, rc, off); err != nil {
 		return nil, Malformed("%q is corrupt: %v", s.zf.Name, err)
 	}
-	b, err := readData(rc, n)
+	b, err := ReadData(rc, n)
 	if err != nil {
 		return nil, Malformed("%q is corrupt: %w", s.zf.Name, err)
 	}
@@ -125,18 +96,18 @@ func (s *storageMember) read(off, n int64) ([]byte, error) {
 	return b, nil
 }
 
-// torchPrefix returns the folder of a torch.save zip archive whose bytes
+// TorchPrefix returns the folder of a torch.save zip archive whose bytes
 // are b: "archive" for "archive/data.pkl", "" when b is not one.
-func torchPrefix(b []byte) string {
+func TorchPrefix(b []byte) string {
 	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
 	if err != nil {
 		return ""
 	}
-	return torchFolder(zr)
+	return TorchFolder(zr)
 }
 
-// torchFolder finds the one FOLDER/data.pkl member of zr.
-func torchFolder(zr *zip.Reader) string {
+// TorchFolder finds the one FOLDER/data.pkl member of zr.
+func TorchFolder(zr *zip.Reader) string {
 	prefix := ""
 	for _, f := range zr.File {
 		dir, ok := strings.CutSuffix(f.Name, "/data.pkl")
@@ -151,13 +122,13 @@ func torchFolder(zr *zip.Reader) string {
 	return prefix
 }
 
-// parseTorchZip indexes a whole torch.save archive.
-func parseTorchZip(b []byte) (*TensorFile, error) {
+// ParseTorchZip indexes a whole torch.save archive.
+func ParseTorchZip(b []byte) (*TensorFile, error) {
 	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
 	if err != nil {
 		return nil, Malformed("not a valid torch.save archive: %v", err)
 	}
-	prefix := torchFolder(zr)
+	prefix := TorchFolder(zr)
 	if prefix == "" {
 		return nil, Malformed("not a torch.save archive: no FOLDER/data.pkl member")
 	}
@@ -249,10 +220,10 @@ func torchPersistent(pid any, storages map[string]*torchStorage, files map[strin
 	if f == nil {
 		return nil, Malformed("storage record %q is missing", name)
 	}
-	if dt.size > 0 {
-		want, ok := CheckedNBytes([]int{int(min(numel, math.MaxInt))}, dt.size)
+	if dt.Size > 0 {
+		want, ok := CheckedNBytes([]int{int(min(numel, math.MaxInt))}, dt.Size)
 		if !ok || f.UncompressedSize64 != uint64(want) {
-			return nil, Malformed("storage record %q is %d bytes, but its numel %d of %s needs %d", name, f.UncompressedSize64, numel, dt.name, want)
+			return nil, Malformed("storage record %q is %d bytes, but its numel %d of %s needs %d", name, f.UncompressedSize64, numel, dt.Name, want)
 		}
 		if f.Method == zip.Store && f.CompressedSize64 == f.UncompressedSize64 {
 			off, err := f.DataOffset()
@@ -295,8 +266,8 @@ func rebuildTensor(args pkTuple) (any, error) {
 		return nil, Malformed("a tensor has %d dimensions; NumPy allows at most %d", len(shape), MaxDims)
 	}
 	t := &torchTensor{storage: s, offset: int(off), shape: shape, strides: strides}
-	if s.dt.size == 0 {
-		t.err = Unsupported("a tensor of %s (torch.%s) is not read", s.dt.name, s.class)
+	if s.dt.Size == 0 {
+		t.err = Unsupported("a tensor of %s (torch.%s) is not read", s.dt.Name, s.class)
 		return t, nil
 	}
 	if _, ok := CheckedNBytes(shape, 16); !ok {
@@ -479,10 +450,13 @@ func (t *torchTensor) describe(name string) Tensor {
 		return e
 	}
 	s := t.storage
-	e.Header = Header{Dtype: s.dt.dtype, Shape: t.shape, Major: 1}
-	e.Stored, e.Widened, e.widen, e.srcSize = s.dt.name, s.dt.widen != nil, s.dt.widen, s.dt.size
+	e.Header = Header{Dtype: s.dt.Dtype, Shape: t.shape, Major: 1}
+	e.Stored, e.Widened = s.dt.Name, s.dt.Widen != nil
 	e.Strides, e.Offset = t.strides, t.offset
-	e.begin, e.end, e.member = s.begin, s.end, s.member
+	e.Loc = Location{Begin: s.begin, End: s.end, ItemSize: s.dt.Size, Widen: s.dt.Widen}
+	if s.member != nil { // a nil *storageMember would make a Record that is not nil
+		e.Loc.Record = s.member
+	}
 	return e
 }
 

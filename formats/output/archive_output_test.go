@@ -5,10 +5,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strider/formats/npy"
 	"strings"
 	"testing"
 	"time"
+
+	"strider/formats/npy"
 )
 
 func TestSplitMemberOutput(t *testing.T) {

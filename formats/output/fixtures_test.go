@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"testing"
+
+	"strider/formats"
 	"strider/formats/npy"
 	"strider/internal/testkit"
-	"testing"
 )
 
 // The fixtures in ../../testdata are written by NumPy (scripts/gen_testdata.py).
@@ -28,7 +30,7 @@ func TestFixturesRewriteIsByteIdentical(t *testing.T) {
 	out := t.TempDir()
 	for _, path := range files {
 		t.Run(filepath.Base(path), func(t *testing.T) {
-			a, err := npy.Open(path, nil, npy.AccessAll)
+			a, err := formats.Open(path, nil, npy.AccessAll)
 			if err != nil {
 				t.Fatalf("Open: %v", err)
 			}

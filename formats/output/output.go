@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"strider/formats"
 	"strider/formats/npy"
 	"strider/internal/dtype"
 	"strider/internal/pylit"
@@ -254,7 +255,7 @@ func outputFile(path string) (file, member string, err error) {
 	if isNpzPath(path) {
 		return "", "", fmt.Errorf("cannot create %s: an .npz output needs the name of the member to write: -o %s:NAME", path, path)
 	}
-	if file, fi, name, ok := npy.MemberOfExisting(path); ok {
+	if file, fi, name, ok := formats.MemberOfExisting(path); ok {
 		return "", "", fmt.Errorf("cannot create %s: %s is %s, so no member \"%s\" can be written in it (only in an archive named .npz: -o FILE.npz:NAME)",
 			termsafe.Escape(path), termsafe.Escape(file), fileKind(fi.Mode()), termsafe.Escape(name))
 	}

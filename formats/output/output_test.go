@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"strider/formats"
 	"strider/formats/npy"
 	"strider/internal/dtype"
 	"strider/internal/sysmem"
@@ -61,7 +62,7 @@ func TestCreateRoundTrip(t *testing.T) {
 				if head := npy.EncodeHeader(tc.dtype, tc.shape); !bytes.Equal(raw, append(head, expect...)) {
 					t.Fatalf("file is not header + data (%d bytes, want %d)", len(raw), len(head)+len(expect))
 				}
-				a, err := npy.Open(path, nil, access)
+				a, err := formats.Open(path, nil, access)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -117,7 +118,7 @@ func TestCreateStdout(t *testing.T) {
 	if err := o.Commit(); err != nil {
 		t.Fatal(err)
 	}
-	a, err := npy.Open("-", &buf, npy.AccessAll)
+	a, err := formats.Open("-", &buf, npy.AccessAll)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,11 +3,12 @@ package output
 import (
 	"errors"
 	"fmt"
-	"strider/formats/npy"
-	"strider/internal/termsafe"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"strider/formats/npy"
+	"strider/internal/termsafe"
 )
 
 // An output path names an archive member as an input spec does

@@ -2,6 +2,7 @@ package testkit
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -33,4 +34,30 @@ func MustRead(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// OneLine fails t unless err's message is one line, not empty.
+func OneLine(t *testing.T, err error) {
+	t.Helper()
+	if msg := err.Error(); msg == "" || strings.ContainsAny(msg, "\n\r") {
+		t.Fatalf("error %q is not one line", msg)
+	}
+}
+
+// ReadFixtures returns the files in the folder dir that match the globs,
+// whole, in the globs' order; none when dir is absent.
+func ReadFixtures(tb testing.TB, dir string, globs ...string) [][]byte {
+	tb.Helper()
+	var out [][]byte
+	for _, glob := range globs {
+		files, _ := filepath.Glob(filepath.Join(dir, glob))
+		for _, path := range files {
+			b, err := os.ReadFile(path)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			out = append(out, b)
+		}
+	}
+	return out
 }

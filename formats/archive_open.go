@@ -1,4 +1,4 @@
-package npy
+package formats
 
 import (
 	"archive/zip"
@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"strider/formats/npy"
 	"strider/internal/sysmem"
 )
 
@@ -22,14 +23,14 @@ type members struct {
 	// .safetensors and torch.save
 	m       []byte // the whole file, mapped (or read, where it cannot be)
 	mapped  bool
-	tf      *TensorFile
+	tf      *npy.TensorFile
 	tensors map[string]int // name → index in tf.Tensors; -1 for a name given twice
 }
 
 // Open opens member name of the archive, as Open(a.Spec(name)) would,
 // reading the archive's index only the first time. Arrays on a mapping of
 // the archive stay valid until the Archive is closed.
-func (a *Archive) Open(name string, access Access) (*Array, error) {
+func (a *Archive) Open(name string, access npy.Access) (*npy.Array, error) {
 	if a.folder {
 		return Open(a.Spec(name), nil, access)
 	}
@@ -40,18 +41,18 @@ func (a *Archive) Open(name string, access Access) (*Array, error) {
 	if mb.zr != nil {
 		zf := mb.index[name]
 		if zf == nil {
-			return nil, fmt.Errorf("archive has no array named %q (it holds %s)", name, memberList(mb.zr))
+			return nil, fmt.Errorf("archive has no array named %q (it holds %s)", name, npy.MemberList(mb.zr))
 		}
-		return readMember(zf, false)
+		return npy.ReadMember(zf, false)
 	}
 	i, ok := mb.tensors[name]
 	switch {
 	case !ok:
-		return nil, fmt.Errorf("%s file has no tensor named %q (it holds %s)", a.Kind, name, mb.tf.nameList())
+		return nil, fmt.Errorf("%s file has no tensor named %q (it holds %s)", a.Kind, name, mb.tf.NameList())
 	case i < 0:
-		return nil, Malformed("%s file holds two tensors named %q", a.Kind, name)
+		return nil, npy.Malformed("%s file holds two tensors named %q", a.Kind, name)
 	}
-	arr, _, err := mb.tf.Tensors[i].array(mb.m, false)
+	arr, _, err := mb.tf.Tensors[i].Open(mb.m, false)
 	return arr, err // its Data may be on mb.m, which the Archive owns
 }
 
@@ -73,7 +74,7 @@ func (a *Archive) index() error {
 	if a.Kind == "npz" {
 		if mb.zr, err = zip.NewReader(f, fi.Size()); err != nil {
 			f.Close()
-			return Malformed("not a valid .npz archive: %w", err)
+			return npy.Malformed("not a valid .npz archive: %w", err)
 		}
 		mb.index = make(map[string]*zip.File, 2*len(mb.zr.File))
 		// findMember's order: the exact name before name.npy, and of
@@ -92,7 +93,7 @@ func (a *Archive) index() error {
 	if mb.m, err = sysmem.MapFile(f, fi.Size(), false, true); err == nil {
 		mb.mapped = true
 		sysmem.Register(mb.m, a.Path, false)
-	} else if mb.m, err = readData(io.NewSectionReader(f, 0, fi.Size()), fi.Size()); err != nil {
+	} else if mb.m, err = npy.ReadData(io.NewSectionReader(f, 0, fi.Size()), fi.Size()); err != nil {
 		f.Close()
 		return err
 	}

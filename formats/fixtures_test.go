@@ -1,4 +1,4 @@
-package npy
+package formats
 
 import (
 	"bufio"
@@ -8,12 +8,14 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strider/internal/testkit"
 	"strings"
 	"testing"
+
+	"strider/formats/npy"
+	"strider/internal/testkit"
 )
 
-// The fixtures in ../../testdata are written by NumPy (scripts/gen_testdata.py).
+// The fixtures in ../testdata are written by NumPy (scripts/gen_testdata.py).
 // The tests tolerate a checkout without them, but once a folder exists it
 // must hold what the generator writes.
 
@@ -25,7 +27,7 @@ func exists(path string) bool {
 // TestFixturesInfo opens every valid fixture and compares its header with
 // the line NumPy wrote for it in expected_info.jsonl.
 func TestFixturesInfo(t *testing.T) {
-	const expected = "../../testdata/expected_info.jsonl"
+	const expected = "../testdata/expected_info.jsonl"
 	if !exists(expected) {
 		t.Logf("%s is absent: nothing to check", expected)
 		return
@@ -55,18 +57,18 @@ func TestFixturesInfo(t *testing.T) {
 		}
 		n++
 		t.Run(want.Path, func(t *testing.T) {
-			spec := "../../" + want.Path
+			spec := "../" + want.Path
 			if want.Member != "" {
 				spec += ":" + want.Member
 			}
 			for _, open := range []string{"OpenHeader", "Open"} {
-				var h Header
+				var h npy.Header
 				if open == "OpenHeader" {
 					if h, err = OpenHeader(spec, nil); err != nil {
 						t.Fatalf("OpenHeader: %v", err)
 					}
 				} else {
-					a, err := Open(spec, nil, AccessSparse)
+					a, err := Open(spec, nil, npy.AccessSparse)
 					if err != nil {
 						t.Fatalf("Open: %v", err)
 					}
@@ -96,26 +98,26 @@ func TestFixturesInfo(t *testing.T) {
 // Fortran strides and checks every element against roundtrip_*_c.npy, which
 // holds the same values in C order.
 func TestFixturesFortranMatchesC(t *testing.T) {
-	if !exists("../../testdata") {
-		t.Log("../../testdata is absent: nothing to check")
+	if !exists("../testdata") {
+		t.Log("../testdata is absent: nothing to check")
 		return
 	}
-	files, err := filepath.Glob("../../testdata/roundtrip_*_c.npy")
+	files, err := filepath.Glob("../testdata/roundtrip_*_c.npy")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(files) == 0 {
-		t.Fatal("../../testdata holds no roundtrip_*_c.npy")
+		t.Fatal("../testdata holds no roundtrip_*_c.npy")
 	}
 	for _, cpath := range files {
 		fpath := strings.TrimSuffix(cpath, "_c.npy") + "_f.npy"
 		t.Run(filepath.Base(cpath), func(t *testing.T) {
-			c, err := Open(cpath, nil, AccessAll)
+			c, err := Open(cpath, nil, npy.AccessAll)
 			if err != nil {
 				t.Fatalf("Open: %v", err)
 			}
 			t.Cleanup(func() { c.Close() })
-			f, err := Open(fpath, nil, AccessAll)
+			f, err := Open(fpath, nil, npy.AccessAll)
 			if err != nil {
 				t.Fatalf("Open: %v", err)
 			}
@@ -145,11 +147,11 @@ func TestFixturesFortranMatchesC(t *testing.T) {
 	}
 }
 
-// TestFixturesMalformed checks that every file in ../../testdata/malformed is
+// TestFixturesMalformed checks that every file in ../testdata/malformed is
 // refused with a one-line error and without a panic; OpenHeader may accept
 // only the files whose header is fine.
 func TestFixturesMalformed(t *testing.T) {
-	const dir = "../../testdata/malformed"
+	const dir = "../testdata/malformed"
 	if !exists(dir) {
 		t.Logf("%s is absent: nothing to check", dir)
 		return
@@ -179,7 +181,7 @@ func TestFixturesMalformed(t *testing.T) {
 		}
 		n++
 		t.Run(name, func(t *testing.T) {
-			a, err := Open(path, nil, AccessAll)
+			a, err := Open(path, nil, npy.AccessAll)
 			if err == nil {
 				a.Close()
 				t.Fatal("Open succeeded")
@@ -195,7 +197,7 @@ func TestFixturesMalformed(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if a, err := Open("-", bytes.NewReader(b), AccessAll); err == nil {
+			if a, err := Open("-", bytes.NewReader(b), npy.AccessAll); err == nil {
 				a.Close()
 				t.Fatal("Open of standard input succeeded")
 			} else {

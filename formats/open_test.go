@@ -1,4 +1,4 @@
-package npy
+package formats
 
 import (
 	"archive/zip"
@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"strider/formats/npy"
 	"strider/internal/dtype"
 	"strider/internal/sysmem"
 	"strider/internal/testkit"
@@ -20,7 +21,7 @@ import (
 
 // npyBytes returns a .npy file: NumPy's header for d and shape, then data.
 func npyBytes(d dtype.Dtype, shape []int, data []byte) []byte {
-	return append(EncodeHeader(d, shape), data...)
+	return append(npy.EncodeHeader(d, shape), data...)
 }
 
 func writeFile(t *testing.T, path string, b []byte) string {
@@ -117,8 +118,8 @@ func TestOpen(t *testing.T) {
 		{"stdin npz", "-", testkit.MustRead(t, in("one.npz")), f4, []int{3, 4}, false, data, 1},
 	}
 	for _, tc := range tests {
-		for _, access := range []Access{AccessSparse, AccessAll} {
-			t.Run(tc.name+map[Access]string{AccessSparse: "/sparse", AccessAll: "/all"}[access], func(t *testing.T) {
+		for _, access := range []npy.Access{npy.AccessSparse, npy.AccessAll} {
+			t.Run(tc.name+map[npy.Access]string{npy.AccessSparse: "/sparse", npy.AccessAll: "/all"}[access], func(t *testing.T) {
 				a, err := Open(tc.spec, bytes.NewReader(tc.stdin), access)
 				if err != nil {
 					t.Fatalf("Open(%q): %v", tc.spec, err)
@@ -138,7 +139,7 @@ func TestOpen(t *testing.T) {
 	}
 }
 
-func checkArray(t *testing.T, a *Array, d dtype.Dtype, shape []int, fortran bool, data []byte, major int) {
+func checkArray(t *testing.T, a *npy.Array, d dtype.Dtype, shape []int, fortran bool, data []byte, major int) {
 	t.Helper()
 	if a.Dtype != d || !slices.Equal(a.Shape, shape) || a.Fortran != fortran || a.Major != major {
 		t.Fatalf("header %+v, want %v %v fortran=%v version %d", a.Header, d, shape, fortran, major)
@@ -162,13 +163,13 @@ func TestOpenStdinFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	a, err := Open("-", f, AccessAll)
+	a, err := Open("-", f, npy.AccessAll)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer a.Close()
 	checkArray(t, a, dtype.Dtype{Kind: 'u', Size: 2, Order: '>'}, []int{3}, false, []byte("abcdef"), 1)
-	if a.mapping == nil {
+	if !a.Mapped() {
 		t.Error("standard input from a regular file was not mapped")
 	}
 }
@@ -202,24 +203,24 @@ func TestOpenErrors(t *testing.T) {
 		{"missing file", in("nope.npy"), nil, "cannot open: no such file or directory", fs.ErrNotExist},
 		{"missing archive member spec", in("nope.npz") + ":a", nil, "no such file or directory", fs.ErrNotExist},
 		{"folder", in("folder"), nil, "is a directory", nil},
-		{"truncated data", in("short.npy"), nil, "data is 40 bytes but the header promises 48", ErrFormat},
+		{"truncated data", in("short.npy"), nil, "data is 40 bytes but the header promises 48", npy.ErrFormat},
 		{"empty file", in("empty.npy"), nil, "ends after 0 of the 8 bytes", io.ErrUnexpectedEOF},
-		{"text", in("text.npy"), nil, `bad magic "hello, w"`, ErrFormat},
-		{"header length past the end", in("huge-hlen.npy"), nil, "header length 4000000000 runs past the end of the file (120 bytes)", ErrFormat},
-		{"object", in("object.npy"), nil, "unsupported dtype '|O' (object arrays are refused)", ErrUnsupported},
-		{"fake npz", in("fake.npz"), nil, "not a valid .npz archive", ErrFormat},
-		{"member of a .npy", in("a.npy") + ":x", nil, `not an .npz archive, so it has no member "x"`, ErrFormat},
+		{"text", in("text.npy"), nil, `bad magic "hello, w"`, npy.ErrFormat},
+		{"header length past the end", in("huge-hlen.npy"), nil, "header length 4000000000 runs past the end of the file (120 bytes)", npy.ErrFormat},
+		{"object", in("object.npy"), nil, "unsupported dtype '|O' (object arrays are refused)", npy.ErrUnsupported},
+		{"fake npz", in("fake.npz"), nil, "not a valid .npz archive", npy.ErrFormat},
+		{"member of a .npy", in("a.npy") + ":x", nil, `not an .npz archive, so it has no member "x"`, npy.ErrFormat},
 		{"npz with two members", in("z.npz"), nil, "archive holds 2 arrays (a, b): name one as file.npz:NAME", nil},
 		{"npz with no members", in("none.npz"), nil, "archive holds 0 arrays (no arrays)", nil},
 		{"missing member", in("z.npz") + ":c", nil, `archive has no array named "c" (it holds a, b)`, nil},
-		{"member with a cut header", in("cut-header.npz"), nil, "header length 118 runs past the end of the member (100 bytes)", ErrFormat},
-		{"member with cut data", in("cut-data.npz") + ":a", nil, "data is 40 bytes but the header promises 48", ErrFormat},
+		{"member with a cut header", in("cut-header.npz"), nil, "header length 118 runs past the end of the member (100 bytes)", npy.ErrFormat},
+		{"member with cut data", in("cut-data.npz") + ":a", nil, "data is 40 bytes but the header promises 48", npy.ErrFormat},
 		{"stdin truncated", "-", plain[:len(plain)-8], "data is 40 bytes but the header promises 48", io.ErrUnexpectedEOF},
 		{"stdin empty", "-", nil, "ends after 0 of the 8 bytes", io.ErrUnexpectedEOF},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			a, err := Open(tc.spec, bytes.NewReader(tc.stdin), AccessAll)
+			a, err := Open(tc.spec, bytes.NewReader(tc.stdin), npy.AccessAll)
 			if err == nil {
 				a.Close()
 				t.Fatalf("Open(%q) succeeded, want an error containing %q", tc.spec, tc.want)
@@ -255,7 +256,7 @@ func TestOpenStdinLyingHeader(t *testing.T) {
 	// 2^40 bytes promised, 10 delivered: Open must fail without trying to
 	// allocate a terabyte.
 	b := npyBytes(dtype.Dtype{Kind: 'u', Size: 1, Order: '|'}, []int{1 << 40}, []byte("0123456789"))
-	a, err := Open("-", &lyingReader{r: bytes.NewReader(b)}, AccessAll)
+	a, err := Open("-", &lyingReader{r: bytes.NewReader(b)}, npy.AccessAll)
 	if err == nil {
 		a.Close()
 		t.Fatal("Open succeeded")
@@ -269,7 +270,7 @@ func TestOpenHeaderReadsNoData(t *testing.T) {
 	dir := t.TempDir()
 	// A 10 GiB sparse file: OpenHeader must not read or map it.
 	path := filepath.Join(dir, "big.npy")
-	head := EncodeHeader(dtype.Dtype{Kind: 'f', Size: 8, Order: '<'}, []int{1 << 30, 10})
+	head := npy.EncodeHeader(dtype.Dtype{Kind: 'f', Size: 8, Order: '<'}, []int{1 << 30, 10})
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package npy
+package formats
 
 import (
 	"archive/zip"
@@ -7,6 +7,8 @@ import (
 	"os"
 	"runtime"
 	"strings"
+
+	"strider/formats/npy"
 )
 
 // SplitSpec splits an input spec into a path and an archive member
@@ -81,7 +83,7 @@ func TensorFormat(path string) string {
 	n, _ := io.ReadFull(f, head)
 	head = head[:n]
 	// Open's test: the first four bytes could start a .npy file.
-	if strings.HasPrefix(Magic, string(head[:min(n, 4)])) {
+	if strings.HasPrefix(npy.Magic, string(head[:min(n, 4)])) {
 		return ""
 	}
 	switch sniffTensorFile(head) {
@@ -91,7 +93,7 @@ func TensorFormat(path string) string {
 		return "torch"
 	}
 	if st, err := f.Stat(); err == nil && isZip(head) {
-		if zr, err := zip.NewReader(f, st.Size()); err == nil && torchFolder(zr) != "" {
+		if zr, err := zip.NewReader(f, st.Size()); err == nil && npy.TorchFolder(zr) != "" {
 			return "torch"
 		}
 	}

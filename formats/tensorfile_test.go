@@ -1,4 +1,4 @@
-package npy
+package formats
 
 import (
 	"bufio"
@@ -9,16 +9,18 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"strider/formats/npy"
 )
 
-// The fixtures in ../../testdata/torch are written by PyTorch 1.13 and by the
+// The fixtures in ../testdata/torch are written by PyTorch 1.13 and by the
 // safetensors writer of scripts/gen_torch_testdata.py, with the arrays
 // strider must read in expected.jsonl.
 
-const torchTestdata = "../../testdata/torch"
+const torchTestdata = "../testdata/torch"
 
 // cOrderBytes gathers a's elements in C order through its strides.
-func cOrderBytes(a *Array) []byte {
+func cOrderBytes(a *npy.Array) []byte {
 	n := int(a.Count())
 	es := a.Dtype.Size
 	out := make([]byte, 0, n*es)
@@ -91,7 +93,7 @@ func TestTensorFiles(t *testing.T) {
 			specs = append(specs, path)
 		}
 		for _, spec := range specs {
-			for _, access := range []Access{AccessSparse, AccessAll, AccessReadAt} {
+			for _, access := range []npy.Access{npy.AccessSparse, npy.AccessAll, npy.AccessReadAt} {
 				a, err := Open(spec, nil, access)
 				if err != nil {
 					t.Errorf("%s: %v", spec, err)
@@ -142,7 +144,7 @@ func TestTensorFilesListed(t *testing.T) {
 			continue
 		}
 		want := byFile[file]
-		var readable []Tensor
+		var readable []npy.Tensor
 		for _, tn := range tf.Tensors {
 			if tn.Err == nil {
 				readable = append(readable, tn)
@@ -165,7 +167,7 @@ func TestTensorFilesListed(t *testing.T) {
 	if !ok || err != nil || tf.Metadata["format"] != "pt" || tf.Metadata["note"] != "ünïcode" {
 		t.Errorf("dtypes.safetensors metadata %v, %v", tf.Metadata, err)
 	}
-	if _, ok, _ := ListTensors("../../testdata/archive.npz"); ok {
+	if _, ok, _ := ListTensors("../testdata/archive.npz"); ok {
 		t.Error("archive.npz listed as a tensor file")
 	}
 }
@@ -189,7 +191,7 @@ func TestTensorFilesMalformed(t *testing.T) {
 	for _, c := range cases {
 		path := filepath.Join(torchTestdata, "malformed", c.File)
 		for _, spec := range []string{path, path + ":w"} {
-			a, err := Open(spec, nil, AccessAll)
+			a, err := Open(spec, nil, npy.AccessAll)
 			if err == nil {
 				a.Close()
 				t.Errorf("%s (%s): opened", spec, c.Problem)
@@ -204,33 +206,6 @@ func TestTensorFilesMalformed(t *testing.T) {
 		// read is listed, marked.
 		if _, ok, err := ListTensors(path); ok && err == nil && !strings.HasPrefix(c.File, "st_unknown") && !strings.HasPrefix(c.File, "pt_quantized") {
 			t.Errorf("ListTensors(%s) (%s): no error", c.File, c.Problem)
-		}
-	}
-}
-
-// TestWidenF8 checks the float8 decoders on values with known meanings.
-func TestWidenF8(t *testing.T) {
-	for _, c := range []struct {
-		v        byte
-		e4m3     uint32
-		e5m2     uint32
-		e4m3What string
-	}{
-		{0x00, 0x00000000, 0x00000000, "zero"},
-		{0x80, 0x80000000, 0x80000000, "-zero"},
-		{0x38, 0x3f800000, 0x3f000000, "1 (e4m3); 0.5 (e5m2)"},
-		{0x3c, 0x3fc00000, 0x3f800000, "1.5 (e4m3); 1 (e5m2)"},
-		{0x01, 0x3b000000, 0x37800000, "smallest subnormals: 2^-9 and 2^-16"},
-		{0x7e, 0x43e00000, 0x7fc00000, "448 (e4m3 max); NaN (e5m2)"},
-		{0x7f, 0x7ff00000, 0x7fe00000, "NaN, payload kept"},
-		{0x7c, 0x43c00000, 0x7f800000, "384 (e4m3); inf (e5m2)"},
-		{0xfc, 0xc3c00000, 0xff800000, "-384; -inf"},
-	} {
-		if got := f8ToF32(c.v, 4, 3, false); got != c.e4m3 {
-			t.Errorf("e4m3 %#02x (%s) = %#08x, want %#08x", c.v, c.e4m3What, got, c.e4m3)
-		}
-		if got := f8ToF32(c.v, 5, 2, true); got != c.e5m2 {
-			t.Errorf("e5m2 %#02x (%s) = %#08x, want %#08x", c.v, c.e4m3What, got, c.e5m2)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package npy
+package formats
 
 import (
 	"bufio"
@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"strider/formats/npy"
 	"strider/internal/sysmem"
 )
 
@@ -162,7 +163,7 @@ func (sp *spill) finish() (*stream, error) {
 		s.release()
 		return nil, err
 	}
-	if s.b, err = readData(io.NewSectionReader(sp.f, 0, sp.size), sp.size); err != nil {
+	if s.b, err = npy.ReadData(io.NewSectionReader(sp.f, 0, sp.size), sp.size); err != nil {
 		s.release()
 		return nil, err
 	}

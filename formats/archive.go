@@ -1,4 +1,4 @@
-package npy
+package formats
 
 import (
 	"archive/zip"
@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"strider/formats/npy"
 )
 
 // Archive is a file or folder of named arrays: an .npz archive, a
@@ -76,7 +78,7 @@ func OpenArchive(spec string) (a *Archive, ok bool, err error) {
 	}
 	zr, err := zip.NewReader(f, fi.Size())
 	if err != nil {
-		return nil, true, Malformed("not a valid .npz archive: %w", err)
+		return nil, true, npy.Malformed("not a valid .npz archive: %w", err)
 	}
 	a = &Archive{Path: spec, Kind: "npz"}
 	for _, zf := range zr.File {

@@ -1,14 +1,16 @@
-package npy
+package formats
 
 import (
 	"bytes"
 	"encoding/binary"
 	"math"
 	"slices"
-	"strider/internal/dtype"
 	"testing"
 
 	"github.com/sbinet/npyio"
+
+	"strider/formats/npy"
+	"strider/internal/dtype"
 )
 
 // Files that another implementation, github.com/sbinet/npyio, writes
@@ -20,7 +22,7 @@ func TestInteropOpenReadsNpyio(t *testing.T) {
 	if err := npyio.Write(&buf, want); err != nil {
 		t.Fatal(err)
 	}
-	a, err := Open("-", &buf, AccessAll)
+	a, err := Open("-", &buf, npy.AccessAll)
 	if err != nil {
 		t.Fatal(err)
 	}

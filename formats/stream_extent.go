@@ -1,4 +1,4 @@
-package npy
+package formats
 
 import (
 	"bufio"
@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"strider/formats/npy"
 )
 
 // copyArchive copies an archive that arrives on a stream from r to w, and
@@ -28,7 +30,7 @@ func copyArchive(w io.Writer, r io.Reader, head []byte) error {
 	case isZip(head):
 		return copyZip(&zipStream{br: bufio.NewReaderSize(r, 64<<10), w: w})
 	}
-	return Malformed("not a .npy file, an .npz archive or a tensor file")
+	return npy.Malformed("not a .npy file, an .npz archive or a tensor file")
 }
 
 // zipStream is a zip archive read once: what it consumes goes to w.
@@ -73,7 +75,7 @@ func copyZip(z *zipStream) error {
 			if z.u16(26) == 0 {
 				// Every member has a name (np.load and torch.load read them
 				// by it): zeros after a signature are no archive.
-				return Malformed("not a valid zip archive: a member without a name at offset %d", z.at-30)
+				return npy.Malformed("not a valid zip archive: a member without a name at offset %d", z.at-30)
 			}
 			if err = z.skip(z.u16(26) + z.u16(28)); err != nil {
 				break
@@ -95,7 +97,7 @@ func copyZip(z *zipStream) error {
 			if err = z.read(4, 12); err == nil {
 				n := int64(binary.LittleEndian.Uint64(z.h[4:]))
 				if n < 0 || n > 1<<20 {
-					return Malformed("zip64 end record of %d bytes at offset %d", n, z.at-12)
+					return npy.Malformed("zip64 end record of %d bytes at offset %d", n, z.at-12)
 				}
 				err = z.skip(n)
 			}
@@ -109,7 +111,7 @@ func copyZip(z *zipStream) error {
 				return nil
 			}
 		default:
-			return Malformed("not a valid zip archive: %q at offset %d where a record should start", z.h[:4], z.at-4)
+			return npy.Malformed("not a valid zip archive: %q at offset %d where a record should start", z.h[:4], z.at-4)
 		}
 		if err != nil {
 			return streamEnd(err, "the zip archive", z.at)
@@ -173,20 +175,20 @@ func copySafetensors(t io.Reader) error {
 		return streamEnd(err, "the safetensors header length", 0)
 	}
 	n := binary.LittleEndian.Uint64(n8[:])
-	if n > MaxSafetensorsHeader {
-		return Malformed("safetensors header length %d is over the limit of %d bytes", n, MaxSafetensorsHeader)
+	if n > npy.MaxSafetensorsHeader {
+		return npy.Malformed("safetensors header length %d is over the limit of %d bytes", n, npy.MaxSafetensorsHeader)
 	}
 	text := make([]byte, n)
 	if _, err := io.ReadFull(t, text); err != nil {
 		return streamEnd(err, "the safetensors header", 8)
 	}
-	tf, err := decodeSafetensorsHeader(text)
+	tf, err := npy.DecodeSafetensorsHeader(text)
 	if err != nil {
 		return err
 	}
 	var end int64
 	for _, tn := range tf.Tensors {
-		end = max(end, tn.end)
+		end = max(end, tn.Loc.End)
 	}
 	m, err := io.CopyN(io.Discard, t, end)
 	if err != nil {
@@ -198,7 +200,7 @@ func copySafetensors(t io.Reader) error {
 // streamEnd explains a stream that ended inside what it was read for.
 func streamEnd(err error, what string, at int64) error {
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return Malformed("the stream ends at byte %d, inside %s", at, what)
+		return npy.Malformed("the stream ends at byte %d, inside %s", at, what)
 	}
 	return err
 }

@@ -1,4 +1,4 @@
-package npy
+package formats
 
 import (
 	"archive/zip"
@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"strider/formats/npy"
 )
 
 // TestArchiveOpenMatchesOpen: every member an Archive opens from its one
@@ -15,11 +17,11 @@ import (
 // .safetensors, torch.save and folders.
 func TestArchiveOpenMatchesOpen(t *testing.T) {
 	dir := t.TempDir()
-	u1, err := ParseDescr("|u1")
+	u1, err := npy.ParseDescr("|u1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	npyOf := func(v byte) []byte { return append(EncodeHeader(u1, []int{1}), v) }
+	npyOf := func(v byte) []byte { return append(npy.EncodeHeader(u1, []int{1}), v) }
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
 	for i, name := range []string{"a.npy", "a", "b.npy", "b.npy", "c.npy", "a.npy.npy"} {
@@ -35,7 +37,7 @@ func TestArchiveOpenMatchesOpen(t *testing.T) {
 		t.Fatal(err)
 	}
 	specs := []string{npz}
-	for _, f := range []string{"../../testdata/torch/dtypes.safetensors", "../../testdata/torch/nested.pt", "../../testdata/torch/dtypes.pt"} {
+	for _, f := range []string{"../testdata/torch/dtypes.safetensors", "../testdata/torch/nested.pt", "../testdata/torch/dtypes.pt"} {
 		if _, err := os.Stat(f); err != nil {
 			t.Fatalf("fixture: %v", err)
 		}
@@ -54,8 +56,8 @@ func TestArchiveOpenMatchesOpen(t *testing.T) {
 			defer ar.Close()
 			names := append(append([]string{}, ar.Names...), "a.npy", "nosuch")
 			for _, name := range names {
-				got, gerr := ar.Open(name, AccessAll)
-				want, werr := Open(ar.Spec(name), nil, AccessAll)
+				got, gerr := ar.Open(name, npy.AccessAll)
+				want, werr := Open(ar.Spec(name), nil, npy.AccessAll)
 				if (gerr == nil) != (werr == nil) {
 					t.Fatalf("%s: Archive.Open error %v, Open error %v", name, gerr, werr)
 				}

@@ -1,4 +1,4 @@
-package npy
+package formats
 
 import (
 	"bytes"
@@ -16,7 +16,7 @@ func (endlessZeros) Read(p []byte) (int, error) { clear(p); return len(p), nil }
 
 func archiveFixtures(t testing.TB) map[string][]byte {
 	out := map[string][]byte{}
-	for _, f := range []string{"../../testdata/archive.npz", "../../testdata/single.npz", "../../testdata/torch/dtypes.safetensors", "../../testdata/torch/nested.pt", "../../testdata/torch/empty.safetensors"} {
+	for _, f := range []string{"../testdata/archive.npz", "../testdata/single.npz", "../testdata/torch/dtypes.safetensors", "../testdata/torch/nested.pt", "../testdata/torch/empty.safetensors"} {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatalf("fixture: %v", err)
@@ -46,7 +46,7 @@ func TestCopyArchiveStopsAtItsEnd(t *testing.T) {
 // TestCopyArchiveRefuses: bytes that are no archive, or an archive cut
 // short, are refused without reading the stream to its end.
 func TestCopyArchiveRefuses(t *testing.T) {
-	npz := archiveFixtures(t)["../../testdata/archive.npz"]
+	npz := archiveFixtures(t)["../testdata/archive.npz"]
 	for _, c := range []struct {
 		name string
 		r    io.Reader
@@ -58,7 +58,7 @@ func TestCopyArchiveRefuses(t *testing.T) {
 		{"safetensors-2^63", io.MultiReader(strings.NewReader("\xff\xff\xff\xff\xff\xff\xff\x7f{"), endlessZeros{}), "over the limit"},
 		{"safetensors-junk-header", io.MultiReader(strings.NewReader("\x04\x00\x00\x00\x00\x00\x00\x00{{{{"), endlessZeros{}), "safetensors"},
 		{"safetensors-data-cut", strings.NewReader(safetensorsCut), "the stream ends"},
-		{"torch-stored-cut", bytes.NewReader(archiveFixtures(t)["../../testdata/torch/nested.pt"][:200]), "the stream ends"},
+		{"torch-stored-cut", bytes.NewReader(archiveFixtures(t)["../testdata/torch/nested.pt"][:200]), "the stream ends"},
 		{"not-an-archive", io.MultiReader(strings.NewReader("hello"), endlessZeros{}), "not a .npy file"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

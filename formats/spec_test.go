@@ -1,4 +1,4 @@
-package npy
+package formats
 
 import (
 	"os"
