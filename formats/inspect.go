@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"strider/formats/npy"
+	"strider/formats/torch"
 	"strider/internal/termsafe"
 )
 
@@ -113,14 +114,11 @@ func inspectStream(r io.Reader, member string, hasMember bool) ([]npy.Descriptio
 	return []npy.Description{d}, nil
 }
 
-// torchMagic is the pickled magic number a legacy torch.save file starts with.
-var torchMagic = []byte("\x8a\x0a\x6c\xfc\x9c\x46\xf9\x20\x6a\xa8\x50\x19")
-
 // notNpy explains a file that is no .npy by what it is, when it can tell:
 // a legacy torch.save file or another pickle.
 func notNpy(sig []byte) error {
 	if len(sig) >= 2 && sig[0] == 0x80 && sig[1] >= 2 && sig[1] <= 5 {
-		if bytes.Contains(sig, torchMagic) {
+		if bytes.Contains(sig, []byte(torch.LegacyMagic)) {
 			return npy.Malformed("this is a PyTorch file (legacy torch.save format), not a .npy array")
 		}
 		return npy.Malformed("this is a Python pickle, not a .npy array (strider never unpickles)")

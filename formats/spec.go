@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"strider/formats/npy"
+	"strider/formats/torch"
 )
 
 // SplitSpec splits an input spec into a path and an archive member
@@ -93,7 +94,7 @@ func TensorFormat(path string) string {
 		return "torch"
 	}
 	if st, err := f.Stat(); err == nil && isZip(head) {
-		if zr, err := zip.NewReader(f, st.Size()); err == nil && npy.TorchFolder(zr) != "" {
+		if zr, err := zip.NewReader(f, st.Size()); err == nil && torch.Folder(zr) != "" {
 			return "torch"
 		}
 	}

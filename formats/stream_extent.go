@@ -9,6 +9,7 @@ import (
 	"io"
 
 	"strider/formats/npy"
+	"strider/formats/safetensors"
 )
 
 // copyArchive copies an archive that arrives on a stream from r to w, and
@@ -175,14 +176,14 @@ func copySafetensors(t io.Reader) error {
 		return streamEnd(err, "the safetensors header length", 0)
 	}
 	n := binary.LittleEndian.Uint64(n8[:])
-	if n > npy.MaxSafetensorsHeader {
-		return npy.Malformed("safetensors header length %d is over the limit of %d bytes", n, npy.MaxSafetensorsHeader)
+	if n > safetensors.MaxHeader {
+		return npy.Malformed("safetensors header length %d is over the limit of %d bytes", n, safetensors.MaxHeader)
 	}
 	text := make([]byte, n)
 	if _, err := io.ReadFull(t, text); err != nil {
 		return streamEnd(err, "the safetensors header", 8)
 	}
-	tf, err := npy.DecodeSafetensorsHeader(text)
+	tf, err := safetensors.DecodeHeader(text)
 	if err != nil {
 		return err
 	}

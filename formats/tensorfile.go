@@ -6,6 +6,8 @@ import (
 	"os"
 
 	"strider/formats/npy"
+	"strider/formats/safetensors"
+	"strider/formats/torch"
 	"strider/internal/sysmem"
 )
 
@@ -19,19 +21,15 @@ const (
 	torchLegacyFile
 )
 
-// legacyTorchMagic is the start of a torch.save file of PyTorch < 1.6:
-// protocol-2 pickle of torch.serialization.MAGIC_NUMBER (a LONG1).
-const legacyTorchMagic = "\x8a\x0a\x6c\xfc\x9c\x46\xf9\x20\x6a\xa8\x50\x19"
-
 // sniffTensorFile classifies b, the whole file (or at least its first
 // bytes and, for a zip, its central directory).
 func sniffTensorFile(b []byte) tensorKind {
 	switch {
 	case len(b) >= 9 && b[8] == '{' && binary.LittleEndian.Uint64(b) >= 2:
 		return safetensorsFile
-	case len(b) >= 2+len(legacyTorchMagic) && b[0] == 0x80 && string(b[2:2+len(legacyTorchMagic)]) == legacyTorchMagic:
+	case len(b) >= 2+len(torch.LegacyMagic) && b[0] == 0x80 && string(b[2:2+len(torch.LegacyMagic)]) == torch.LegacyMagic:
 		return torchLegacyFile
-	case isZip(b) && npy.TorchPrefix(b) != "":
+	case isZip(b) && torch.Prefix(b) != "":
 		return torchZipFile
 	}
 	return notTensorFile
@@ -52,9 +50,9 @@ func looksLikeTensorFile(head []byte) bool {
 func parseTensorFile(kind tensorKind, b []byte) (*npy.TensorFile, error) {
 	switch kind {
 	case safetensorsFile:
-		return npy.ParseSafetensors(b)
+		return safetensors.Parse(b)
 	case torchZipFile:
-		return npy.ParseTorchZip(b)
+		return torch.Parse(b)
 	case torchLegacyFile:
 		return nil, npy.Malformed("this is a PyTorch file in the legacy torch.save format of PyTorch before 1.6, which is not read; re-save it with PyTorch >= 1.6: torch.save(torch.load(path), path)")
 	}

@@ -56,7 +56,8 @@ func (a *Array) Mapped() bool { return a.mapping != nil }
 // Strides are its own rather than its Header's layout.
 func (a *Array) Strided() bool { return a.strides != nil }
 
-// Access tells Open how the caller will read the data.
+// Access tells formats.Open (and OpenFile) how the caller will read the
+// data.
 type Access int
 
 const (
@@ -192,7 +193,7 @@ func dataPages(m, data []byte) []byte {
 	return m[start : off+len(data)]
 }
 
-// readData reads exactly n bytes of array data from r into a fresh aligned
+// ReadData reads exactly n bytes of array data from r into a fresh aligned
 // buffer. The buffer grows as the bytes arrive, so a header that promises
 // more than the stream holds fails without first allocating it all.
 func ReadData(r io.Reader, n int64) ([]byte, error) {

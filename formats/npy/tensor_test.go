@@ -1,6 +1,9 @@
 package npy
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestWidenF8 checks the float8 decoders on values with known meanings.
 func TestWidenF8(t *testing.T) {
@@ -25,6 +28,18 @@ func TestWidenF8(t *testing.T) {
 		}
 		if got := f8ToF32(c.v, 5, 2, true); got != c.e5m2 {
 			t.Errorf("e5m2 %#02x (%s) = %#08x, want %#08x", c.v, c.e4m3What, got, c.e5m2)
+		}
+	}
+}
+
+// TestTensorNameListEscaped: the names an error lists are escaped for the
+// terminal.
+func TestTensorNameListEscaped(t *testing.T) {
+	tf := &TensorFile{Format: "safetensors", Tensors: []Tensor{{Name: "\x1b[2J\x1b[31mX"}, {Name: "b\x07\r"}}}
+	for _, member := range []string{"", "nope"} {
+		_, err := tf.Pick(member, member != "")
+		if err == nil || strings.ContainsAny(err.Error(), "\x1b\x07\r") || !strings.Contains(err.Error(), `\x1b[2J\x1b[31mX, b\x07\r`) {
+			t.Errorf("pick(%q): %q, want the names escaped", member, err)
 		}
 	}
 }

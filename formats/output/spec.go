@@ -16,8 +16,8 @@ import (
 // yet, so where its name ends is read from the path alone: at the first ':'
 // that follows ".npz". A member name holds no ':' (checkMemberName), so
 // there is no second reading of the path (a.npz:b.npz:c could be member
-// "b.npz:c" of a.npz or member "c" of a.npz:b.npz), and SplitSpec reads
-// back, from the same "file.npz:NAME", the member the output wrote.
+// "b.npz:c" of a.npz or member "c" of a.npz:b.npz), and formats.SplitSpec
+// reads back, from the same "file.npz:NAME", the member the output wrote.
 
 // MemberOutput splits an output path "file.npz:NAME" into the archive and
 // the member name, as the output writer does; ok is false when no ':'

@@ -1,4 +1,4 @@
-package npy
+package torch
 
 import (
 	"encoding/binary"
@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"strider/formats/npy"
 	"strider/internal/dtype"
 )
 
@@ -158,7 +159,7 @@ func (kt *keyTable) form(k any, depth int) (keyForm, error) {
 		return keyForm{'b', string(k)}, nil
 	case pkTuple:
 		if depth >= maxPickleDepth {
-			return keyForm{}, Malformed("pickle has a dict key of tuples nested deeper than %d", maxPickleDepth)
+			return keyForm{}, npy.Malformed("pickle has a dict key of tuples nested deeper than %d", maxPickleDepth)
 		}
 		text := make([]byte, 0, 2*len(k))
 		for _, x := range k {
@@ -170,7 +171,7 @@ func (kt *keyTable) form(k any, depth int) (keyForm, error) {
 		}
 		return keyForm{'t', string(text)}, nil
 	}
-	return keyForm{}, Malformed("pickle uses an unhashable %s as a dict key", pkTypeName(k))
+	return keyForm{}, npy.Malformed("pickle uses an unhashable %s as a dict key", pkTypeName(k))
 }
 
 func pkTypeName(v any) string {
@@ -266,7 +267,7 @@ type unpickler struct {
 }
 
 func (u *unpickler) errorf(format string, args ...any) error {
-	return Malformed("data.pkl at byte %d: "+format, append([]any{u.pos}, args...)...)
+	return npy.Malformed("data.pkl at byte %d: "+format, append([]any{u.pos}, args...)...)
 }
 
 func (u *unpickler) take(n int) ([]byte, error) {
@@ -762,7 +763,7 @@ func (u *unpickler) setItems(kv []any) error {
 // global pushes an admitted global, or refuses it by name.
 func (u *unpickler) global(module, name string) error {
 	if !admittedGlobal(module, name) {
-		return Malformed("data.pkl imports %s, which torch.load(weights_only=True) refuses too; nothing was run", globalName(module, name))
+		return npy.Malformed("data.pkl imports %s, which torch.load(weights_only=True) refuses too; nothing was run", globalName(module, name))
 	}
 	return u.push(pkGlobal{module, name})
 }
@@ -828,9 +829,9 @@ func (u *unpickler) call(fn any, args pkTuple) (any, error) {
 		}
 		return nil, u.errorf("torch._utils._rebuild_parameter without a tensor")
 	case "torch._utils._rebuild_sparse_tensor", "torch._utils._rebuild_sparse_csr_tensor":
-		return &torchTensor{err: Unsupported("a sparse tensor is not read (save t.to_dense())")}, nil
+		return &torchTensor{err: npy.Unsupported("a sparse tensor is not read (save t.to_dense())")}, nil
 	case "torch._utils._rebuild_meta_tensor_no_storage":
-		return &torchTensor{err: Unsupported("a meta tensor has no data to read")}, nil
+		return &torchTensor{err: npy.Unsupported("a meta tensor has no data to read")}, nil
 	case "torch.serialization._get_layout":
 		return pkMark{"layout"}, nil
 	}
@@ -840,7 +841,7 @@ func (u *unpickler) call(fn any, args pkTuple) (any, error) {
 // unpickle runs the restricted machine over p.
 func unpickle(p []byte, persistent func(pid any) (any, error)) (any, error) {
 	if len(p) > maxPickleBytes {
-		return nil, Malformed("data.pkl is %d bytes, over the limit of %d", len(p), maxPickleBytes)
+		return nil, npy.Malformed("data.pkl is %d bytes, over the limit of %d", len(p), maxPickleBytes)
 	}
 	u := &unpickler{p: p, persistent: persistent}
 	return u.load()

@@ -1,4 +1,4 @@
-package npy
+package safetensors
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"strider/formats/npy"
 	"strider/internal/dtype"
 )
 
@@ -22,8 +23,8 @@ import (
 // "__metadata__" object of strings. strider checks what the reference Rust
 // reader checks, and a little more (see docs/pytorch-inputs.md).
 
-// MaxSafetensorsHeader is the reference reader's limit on N (100 MB).
-const MaxSafetensorsHeader = 100_000_000
+// MaxHeader is the reference reader's limit on N (100 MB).
+const MaxHeader = 100_000_000
 
 // safetensorsDtype describes one dtype name of the format.
 type safetensorsDtype struct {
@@ -37,7 +38,7 @@ type safetensorsDtype struct {
 var safetensorsDtypes = func() map[string]safetensorsDtype {
 	m := make(map[string]safetensorsDtype)
 	for _, f := range dtype.Formats {
-		if r := ReadFormat(f); f.Safetensors != "" && r.Size != 0 {
+		if r := npy.ReadFormat(f); f.Safetensors != "" && r.Size != 0 {
 			d := safetensorsDtype{r.Size, r.Dtype, r.Widen, ""}
 			if !f.NumPy() {
 				d.name = f.Torch
@@ -48,26 +49,26 @@ var safetensorsDtypes = func() map[string]safetensorsDtype {
 	return m
 }()
 
-// ParseSafetensors indexes a whole .safetensors file.
-func ParseSafetensors(b []byte) (*TensorFile, error) {
+// Parse indexes a whole .safetensors file.
+func Parse(b []byte) (*npy.TensorFile, error) {
 	if len(b) < 8 {
-		return nil, Malformed("safetensors file of %d bytes is shorter than its 8-byte header length", len(b))
+		return nil, npy.Malformed("safetensors file of %d bytes is shorter than its 8-byte header length", len(b))
 	}
 	n := binary.LittleEndian.Uint64(b)
-	if n > MaxSafetensorsHeader {
-		return nil, Malformed("safetensors header length %d is over the limit of %d bytes", n, MaxSafetensorsHeader)
+	if n > MaxHeader {
+		return nil, npy.Malformed("safetensors header length %d is over the limit of %d bytes", n, MaxHeader)
 	}
 	if 8+n > uint64(len(b)) {
-		return nil, Malformed("safetensors header length %d runs past the end of the file (%d bytes)", n, len(b))
+		return nil, npy.Malformed("safetensors header length %d runs past the end of the file (%d bytes)", n, len(b))
 	}
 	text := b[8 : 8+n]
 	if !utf8.Valid(text) {
-		return nil, Malformed("safetensors header is not valid UTF-8")
+		return nil, npy.Malformed("safetensors header is not valid UTF-8")
 	}
 	if len(text) == 0 || text[0] != '{' {
-		return nil, Malformed("safetensors header does not start with '{'")
+		return nil, npy.Malformed("safetensors header does not start with '{'")
 	}
-	tf, err := DecodeSafetensorsHeader(text)
+	tf, err := DecodeHeader(text)
 	if err != nil {
 		return nil, err
 	}
@@ -83,27 +84,27 @@ func ParseSafetensors(b []byte) (*TensorFile, error) {
 		t := &tf.Tensors[i]
 		switch {
 		case t.Loc.Begin != at && t.Loc.Begin < at:
-			return nil, Malformed("tensor %q: data_offsets [%d, %d] overlap the tensor before it, which ends at %d", t.Name, t.Loc.Begin, t.Loc.End, at)
+			return nil, npy.Malformed("tensor %q: data_offsets [%d, %d] overlap the tensor before it, which ends at %d", t.Name, t.Loc.Begin, t.Loc.End, at)
 		case t.Loc.Begin != at:
-			return nil, Malformed("tensor %q: data_offsets [%d, %d] leave a hole after byte %d", t.Name, t.Loc.Begin, t.Loc.End, at)
+			return nil, npy.Malformed("tensor %q: data_offsets [%d, %d] leave a hole after byte %d", t.Name, t.Loc.Begin, t.Loc.End, at)
 		case t.Loc.End < t.Loc.Begin:
-			return nil, Malformed("tensor %q: data_offsets [%d, %d] end before they begin", t.Name, t.Loc.Begin, t.Loc.End)
+			return nil, npy.Malformed("tensor %q: data_offsets [%d, %d] end before they begin", t.Name, t.Loc.Begin, t.Loc.End)
 		case t.Loc.End > data:
-			return nil, Malformed("tensor %q: data_offsets [%d, %d] run past the end of the data (%d bytes)", t.Name, t.Loc.Begin, t.Loc.End, data)
+			return nil, npy.Malformed("tensor %q: data_offsets [%d, %d] run past the end of the data (%d bytes)", t.Name, t.Loc.Begin, t.Loc.End, data)
 		}
 		if t.Err == nil {
-			want, ok := CheckedNBytes(t.Shape, t.Loc.ItemSize)
+			want, ok := npy.CheckedNBytes(t.Shape, t.Loc.ItemSize)
 			if !ok {
-				return nil, Malformed("tensor %q: shape %v overflows", t.Name, t.Shape)
+				return nil, npy.Malformed("tensor %q: shape %v overflows", t.Name, t.Shape)
 			}
 			if want != t.Loc.End-t.Loc.Begin {
-				return nil, Malformed("tensor %q: %s of shape %v is %d bytes, but data_offsets [%d, %d] hold %d", t.Name, t.Stored, t.Shape, want, t.Loc.Begin, t.Loc.End, t.Loc.End-t.Loc.Begin)
+				return nil, npy.Malformed("tensor %q: %s of shape %v is %d bytes, but data_offsets [%d, %d] hold %d", t.Name, t.Stored, t.Shape, want, t.Loc.Begin, t.Loc.End, t.Loc.End-t.Loc.Begin)
 			}
 		}
 		at = t.Loc.End
 	}
 	if at != data {
-		return nil, Malformed("safetensors file has %d bytes after its last tensor", data-at)
+		return nil, npy.Malformed("safetensors file has %d bytes after its last tensor", data-at)
 	}
 	for i := range tf.Tensors {
 		tf.Tensors[i].Loc.Begin += 8 + int64(n)
@@ -112,16 +113,16 @@ func ParseSafetensors(b []byte) (*TensorFile, error) {
 	return tf, nil
 }
 
-// DecodeSafetensorsHeader parses the JSON header strictly: one object,
+// DecodeHeader parses the JSON header strictly: one object,
 // nothing after it but whitespace, no duplicate keys at any level.
-func DecodeSafetensorsHeader(text []byte) (*TensorFile, error) {
+func DecodeHeader(text []byte) (*npy.TensorFile, error) {
 	dec := json.NewDecoder(bytes.NewReader(text))
 	dec.UseNumber()
-	tf := &TensorFile{Format: "safetensors"}
+	tf := &npy.TensorFile{Format: "safetensors"}
 	seen := map[string]bool{}
 	err := decodeObject(dec, "safetensors header", func(key string) error {
 		if seen[key] {
-			return Malformed("safetensors header has the key %q twice", key)
+			return npy.Malformed("safetensors header has the key %q twice", key)
 		}
 		seen[key] = true
 		if key == "__metadata__" {
@@ -138,7 +139,7 @@ func DecodeSafetensorsHeader(text []byte) (*TensorFile, error) {
 		return nil, err
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, Malformed("safetensors header has text after its JSON object")
+		return nil, npy.Malformed("safetensors header has text after its JSON object")
 	}
 	return tf, nil
 }
@@ -148,10 +149,10 @@ func jsonError(where string, err error) error {
 	if err == io.EOF {
 		err = io.ErrUnexpectedEOF
 	}
-	if errors.Is(err, ErrFormat) {
+	if errors.Is(err, npy.ErrFormat) {
 		return err
 	}
-	return Malformed("%s is not valid JSON: %v", where, err)
+	return npy.Malformed("%s is not valid JSON: %v", where, err)
 }
 
 // decodeObject reads one JSON object from dec, calling field for each key
@@ -162,7 +163,7 @@ func decodeObject(dec *json.Decoder, where string, field func(key string) error)
 		return jsonError(where, err)
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return Malformed("%s is not a JSON object", where)
+		return npy.Malformed("%s is not a JSON object", where)
 	}
 	for dec.More() {
 		tok, err := dec.Token()
@@ -171,7 +172,7 @@ func decodeObject(dec *json.Decoder, where string, field func(key string) error)
 		}
 		key, ok := tok.(string)
 		if !ok {
-			return Malformed("%s is not valid JSON", where)
+			return npy.Malformed("%s is not valid JSON", where)
 		}
 		if err := field(key); err != nil {
 			return err
@@ -184,11 +185,11 @@ func decodeObject(dec *json.Decoder, where string, field func(key string) error)
 }
 
 // decodeMetadata reads __metadata__: an object of strings.
-func decodeMetadata(dec *json.Decoder, tf *TensorFile) error {
+func decodeMetadata(dec *json.Decoder, tf *npy.TensorFile) error {
 	tf.Metadata = map[string]string{}
 	return decodeObject(dec, "safetensors __metadata__", func(key string) error {
 		if _, dup := tf.Metadata[key]; dup {
-			return Malformed("safetensors __metadata__ has the key %q twice", key)
+			return npy.Malformed("safetensors __metadata__ has the key %q twice", key)
 		}
 		tok, err := dec.Token()
 		if err != nil {
@@ -196,7 +197,7 @@ func decodeMetadata(dec *json.Decoder, tf *TensorFile) error {
 		}
 		s, ok := tok.(string)
 		if !ok {
-			return Malformed("safetensors __metadata__ %q is not a string", key)
+			return npy.Malformed("safetensors __metadata__ %q is not a string", key)
 		}
 		tf.Metadata[key] = s
 		return nil
@@ -205,14 +206,14 @@ func decodeMetadata(dec *json.Decoder, tf *TensorFile) error {
 
 // decodeTensorInfo reads one tensor's {"dtype", "shape", "data_offsets"}.
 // Other keys are skipped, as the reference reader skips them.
-func decodeTensorInfo(dec *json.Decoder, name string) (Tensor, error) {
-	t := Tensor{Name: name}
+func decodeTensorInfo(dec *json.Decoder, name string) (npy.Tensor, error) {
+	t := npy.Tensor{Name: name}
 	where := fmt.Sprintf("tensor %q", name)
 	seen := map[string]bool{}
 	var offsets []int
 	err := decodeObject(dec, where, func(key string) error {
 		if seen[key] {
-			return Malformed("%s has the key %q twice", where, key)
+			return npy.Malformed("%s has the key %q twice", where, key)
 		}
 		seen[key] = true
 		switch key {
@@ -223,7 +224,7 @@ func decodeTensorInfo(dec *json.Decoder, name string) (Tensor, error) {
 			}
 			s, ok := tok.(string)
 			if !ok {
-				return Malformed("%s: dtype is not a string", where)
+				return npy.Malformed("%s: dtype is not a string", where)
 			}
 			t.Stored = s // the format's name until it is known
 			return nil
@@ -243,23 +244,23 @@ func decodeTensorInfo(dec *json.Decoder, name string) (Tensor, error) {
 		return nil
 	})
 	if err != nil {
-		return Tensor{}, err
+		return npy.Tensor{}, err
 	}
 	for _, k := range []string{"dtype", "shape", "data_offsets"} {
 		if !seen[k] {
-			return Tensor{}, Malformed("%s has no %s", where, k)
+			return npy.Tensor{}, npy.Malformed("%s has no %s", where, k)
 		}
 	}
 	if len(offsets) != 2 {
-		return Tensor{}, Malformed("%s: data_offsets has %d numbers, not 2", where, len(offsets))
+		return npy.Tensor{}, npy.Malformed("%s: data_offsets has %d numbers, not 2", where, len(offsets))
 	}
 	t.Loc.Begin, t.Loc.End = int64(offsets[0]), int64(offsets[1])
-	if len(t.Shape) > MaxDims {
-		return Tensor{}, Malformed("%s has %d dimensions; NumPy allows at most %d", where, len(t.Shape), MaxDims)
+	if len(t.Shape) > npy.MaxDims {
+		return npy.Tensor{}, npy.Malformed("%s has %d dimensions; NumPy allows at most %d", where, len(t.Shape), npy.MaxDims)
 	}
 	d, ok := safetensorsDtypes[t.Stored]
 	if !ok {
-		t.Err = Unsupported("%s has dtype %q, which strider does not read (it reads BOOL, U8-U64, I8-I64, F16, F32, F64, C64, and BF16, F8_E4M3, F8_E5M2 widened to float32)", where, t.Stored)
+		t.Err = npy.Unsupported("%s has dtype %q, which strider does not read (it reads BOOL, U8-U64, I8-I64, F16, F32, F64, C64, and BF16, F8_E4M3, F8_E5M2 widened to float32)", where, t.Stored)
 		return t, nil
 	}
 	t.Dtype, t.Loc.ItemSize, t.Loc.Widen, t.Widened = d.dtype, d.size, d.widen, d.widen != nil
@@ -278,7 +279,7 @@ func decodeUints(dec *json.Decoder, where, what string) ([]int, error) {
 		return nil, jsonError(where, err)
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '[' {
-		return nil, Malformed("%s: %s is not a list", where, what)
+		return nil, npy.Malformed("%s: %s is not a list", where, what)
 	}
 	out := []int{}
 	for dec.More() {
@@ -288,15 +289,15 @@ func decodeUints(dec *json.Decoder, where, what string) ([]int, error) {
 		}
 		num, ok := tok.(json.Number)
 		if !ok {
-			return nil, Malformed("%s: %s holds %v, not an integer", where, what, tok)
+			return nil, npy.Malformed("%s: %s holds %v, not an integer", where, what, tok)
 		}
 		v, err := strconv.ParseUint(string(num), 10, 64)
 		if err != nil || v > math.MaxInt64 {
-			return nil, Malformed("%s: %s holds %s, not an integer in 0..%d", where, what, num, int64(math.MaxInt64))
+			return nil, npy.Malformed("%s: %s holds %s, not an integer in 0..%d", where, what, num, int64(math.MaxInt64))
 		}
 		out = append(out, int(v))
-		if len(out) > MaxDims+2 && what == "shape" {
-			return nil, Malformed("%s has more than %d dimensions; NumPy allows at most %d", where, MaxDims, MaxDims)
+		if len(out) > npy.MaxDims+2 && what == "shape" {
+			return nil, npy.Malformed("%s has more than %d dimensions; NumPy allows at most %d", where, npy.MaxDims, npy.MaxDims)
 		}
 	}
 	if _, err := dec.Token(); err != nil {

@@ -1,4 +1,4 @@
-package npy
+package torch
 
 import (
 	"archive/zip"
@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"strider/formats/npy"
 	"strider/internal/testkit"
 )
 
@@ -147,8 +148,8 @@ func TestUnpickleKeyEquality(t *testing.T) {
 }
 
 // walkPickle unpickles p and names its tensors with w's bounds.
-func walkPickle(p []byte, w *walker) (*TensorFile, error) {
-	w.tf = &TensorFile{Format: "torch"}
+func walkPickle(p []byte, w *walker) (*npy.TensorFile, error) {
+	w.tf = &npy.TensorFile{Format: "torch"}
 	root, err := unpickle(p, oneStorage(1))
 	if err != nil {
 		return w.tf, err
@@ -196,7 +197,7 @@ func TestWalkHostileNames(t *testing.T) {
 		{"too many tensors", "more than 100 tensors", testkit.NewPickle().Shared(1000, tensorValue).Done()},
 	} {
 		_, err := walkPickle(c.pickle, small())
-		if err == nil || !strings.Contains(err.Error(), c.want) || !errors.Is(err, ErrFormat) {
+		if err == nil || !strings.Contains(err.Error(), c.want) || !errors.Is(err, npy.ErrFormat) {
 			t.Errorf("%s: %v, want %q", c.name, err, c.want)
 		}
 	}
@@ -288,8 +289,8 @@ func TestTorchDeflatedStorage(t *testing.T) {
 }
 
 // openTorchTensor opens the tensor name of the torch.save archive b.
-func openTorchTensor(b []byte, name string) (*Array, error) {
-	tf, err := ParseTorchZip(b)
+func openTorchTensor(b []byte, name string) (*npy.Array, error) {
+	tf, err := Parse(b)
 	if err != nil {
 		return nil, err
 	}
@@ -299,16 +300,4 @@ func openTorchTensor(b []byte, name string) (*Array, error) {
 	}
 	a, _, err := t.Open(b, false)
 	return a, err
-}
-
-// TestTensorNameListEscaped: the names an error lists are escaped for the
-// terminal.
-func TestTensorNameListEscaped(t *testing.T) {
-	tf := &TensorFile{Format: "safetensors", Tensors: []Tensor{{Name: "\x1b[2J\x1b[31mX"}, {Name: "b\x07\r"}}}
-	for _, member := range []string{"", "nope"} {
-		_, err := tf.Pick(member, member != "")
-		if err == nil || strings.ContainsAny(err.Error(), "\x1b\x07\r") || !strings.Contains(err.Error(), `\x1b[2J\x1b[31mX, b\x07\r`) {
-			t.Errorf("pick(%q): %q, want the names escaped", member, err)
-		}
-	}
 }

@@ -1,12 +1,14 @@
-package npy
+package torch
 
 import (
 	"strings"
 	"testing"
+
+	"strider/formats/npy"
 )
 
 func TestUnpickleValues(t *testing.T) {
-	noStorage := func(any) (any, error) { return nil, Malformed("no storages here") }
+	noStorage := func(any) (any, error) { return nil, npy.Malformed("no storages here") }
 	for _, c := range []struct {
 		name, pickle string
 		check        func(v any) bool
@@ -37,7 +39,7 @@ func TestUnpickleValues(t *testing.T) {
 }
 
 func TestUnpickleRefuses(t *testing.T) {
-	noStorage := func(any) (any, error) { return nil, Malformed("no storages here") }
+	noStorage := func(any) (any, error) { return nil, npy.Malformed("no storages here") }
 	for _, c := range []struct{ name, pickle, want string }{
 		{"os.system", "\x80\x02cos\nsystem\nX\x02\x00\x00\x00lsR.", "os.system"},
 		{"newline in a global's name", "\x80\x02cposix\x01\nsy\rstem\n.", `"posix\x01.sy\rstem"`},

@@ -1,4 +1,4 @@
-package npy
+package torch
 
 import (
 	"archive/zip"
@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"strider/formats/npy"
 	"strider/internal/dtype"
 	"strider/internal/sysmem"
 )
@@ -22,17 +23,21 @@ import (
 // requires_grad, backward_hooks[, metadata]). pickle.go runs the pickle;
 // this file finds the members and turns tensors into strided views.
 
+// LegacyMagic is the start of a torch.save file of PyTorch < 1.6:
+// protocol-2 pickle of torch.serialization.MAGIC_NUMBER (a LONG1).
+const LegacyMagic = "\x8a\x0a\x6c\xfc\x9c\x46\xf9\x20\x6a\xa8\x50\x19"
+
 // torchStorageTypes are the storage classes torch.load admits, by name:
 // those of dtype.Formats, and the untyped and typed storages, which have
 // no element type and are refused by name.
-var torchStorageTypes = func() map[string]StoredDtype {
-	m := map[string]StoredDtype{
+var torchStorageTypes = func() map[string]npy.StoredDtype {
+	m := map[string]npy.StoredDtype{
 		"UntypedStorage": {Name: "untyped storage"},
 		"TypedStorage":   {Name: "typed storage"},
 	}
 	for _, f := range dtype.Formats {
 		if f.Storage != "" {
-			m[f.Storage] = ReadFormat(f)
+			m[f.Storage] = npy.ReadFormat(f)
 		}
 	}
 	return m
@@ -42,7 +47,7 @@ var torchStorageTypes = func() map[string]StoredDtype {
 type torchStorage struct {
 	key        string
 	class      string
-	dt         StoredDtype
+	dt         npy.StoredDtype
 	numel      int64
 	begin, end int64          // the record's bytes in the file, when stored plainly
 	member     *storageMember // else the record, to read when needed
@@ -71,43 +76,43 @@ type storageMember struct {
 // Read returns bytes [off, off+n) of the inflated record, in memory.
 func (s *storageMember) Read(off, n int64) ([]byte, error) {
 	if off < 0 || n < 0 || off > s.size-n {
-		return nil, Malformed("a tensor reaches bytes %d to %d of %q, which holds %d", off, off+n, s.zf.Name, s.size)
+		return nil, npy.Malformed("a tensor reaches bytes %d to %d of %q, which holds %d", off, off+n, s.zf.Name, s.size)
 	}
 	if err := sysmem.CheckMemory("the tensor's bytes, inflated from a compressed storage record", n); err != nil {
 		return nil, err
 	}
 	rc, err := s.zf.Open()
 	if err != nil {
-		return nil, Malformed("cannot read %q: %v", s.zf.Name, err)
+		return nil, npy.Malformed("cannot read %q: %v", s.zf.Name, err)
 	}
 	defer rc.Close()
 	if _, err := io.CopyN(io.Discard, rc, off); err != nil {
-		return nil, Malformed("%q is corrupt: %v", s.zf.Name, err)
+		return nil, npy.Malformed("%q is corrupt: %v", s.zf.Name, err)
 	}
-	b, err := ReadData(rc, n)
+	b, err := npy.ReadData(rc, n)
 	if err != nil {
-		return nil, Malformed("%q is corrupt: %w", s.zf.Name, err)
+		return nil, npy.Malformed("%q is corrupt: %w", s.zf.Name, err)
 	}
 	if off+n == s.size {
 		if _, err := io.Copy(io.Discard, rc); err != nil { // checks the CRC-32
-			return nil, Malformed("%q is corrupt: %v", s.zf.Name, err)
+			return nil, npy.Malformed("%q is corrupt: %v", s.zf.Name, err)
 		}
 	}
 	return b, nil
 }
 
-// TorchPrefix returns the folder of a torch.save zip archive whose bytes
+// Prefix returns the folder of a torch.save zip archive whose bytes
 // are b: "archive" for "archive/data.pkl", "" when b is not one.
-func TorchPrefix(b []byte) string {
+func Prefix(b []byte) string {
 	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
 	if err != nil {
 		return ""
 	}
-	return TorchFolder(zr)
+	return Folder(zr)
 }
 
-// TorchFolder finds the one FOLDER/data.pkl member of zr.
-func TorchFolder(zr *zip.Reader) string {
+// Folder finds the one FOLDER/data.pkl member of zr.
+func Folder(zr *zip.Reader) string {
 	prefix := ""
 	for _, f := range zr.File {
 		dir, ok := strings.CutSuffix(f.Name, "/data.pkl")
@@ -122,15 +127,15 @@ func TorchFolder(zr *zip.Reader) string {
 	return prefix
 }
 
-// ParseTorchZip indexes a whole torch.save archive.
-func ParseTorchZip(b []byte) (*TensorFile, error) {
+// Parse indexes a whole torch.save archive.
+func Parse(b []byte) (*npy.TensorFile, error) {
 	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
 	if err != nil {
-		return nil, Malformed("not a valid torch.save archive: %v", err)
+		return nil, npy.Malformed("not a valid torch.save archive: %v", err)
 	}
-	prefix := TorchFolder(zr)
+	prefix := Folder(zr)
 	if prefix == "" {
-		return nil, Malformed("not a torch.save archive: no FOLDER/data.pkl member")
+		return nil, npy.Malformed("not a torch.save archive: no FOLDER/data.pkl member")
 	}
 	files := map[string]*zip.File{}
 	for _, f := range zr.File {
@@ -144,14 +149,14 @@ func ParseTorchZip(b []byte) (*TensorFile, error) {
 		switch string(order) {
 		case "little":
 		case "big":
-			return nil, Unsupported("a torch.save archive of big-endian storages is not read; re-save it on a little-endian machine")
+			return nil, npy.Unsupported("a torch.save archive of big-endian storages is not read; re-save it on a little-endian machine")
 		default:
-			return nil, Malformed("%q says %q, not little or big", prefix+"/byteorder", order)
+			return nil, npy.Malformed("%q says %q, not little or big", prefix+"/byteorder", order)
 		}
 	}
 	pf := files[prefix+"/data.pkl"]
 	if pf.UncompressedSize64 > maxPickleBytes {
-		return nil, Malformed("data.pkl is %d bytes, over the limit of %d", pf.UncompressedSize64, maxPickleBytes)
+		return nil, npy.Malformed("data.pkl is %d bytes, over the limit of %d", pf.UncompressedSize64, maxPickleBytes)
 	}
 	pkl, err := readSmallMember(pf, maxPickleBytes)
 	if err != nil {
@@ -165,7 +170,7 @@ func ParseTorchZip(b []byte) (*TensorFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	tf := &TensorFile{Format: "torch"}
+	tf := &npy.TensorFile{Format: "torch"}
 	if err := newWalker(tf).walk(root, 0); err != nil {
 		return nil, err
 	}
@@ -176,15 +181,15 @@ func ParseTorchZip(b []byte) (*TensorFile, error) {
 func readSmallMember(f *zip.File, limit int64) ([]byte, error) {
 	rc, err := f.Open()
 	if err != nil {
-		return nil, Malformed("cannot read %q: %v", f.Name, err)
+		return nil, npy.Malformed("cannot read %q: %v", f.Name, err)
 	}
 	defer rc.Close()
 	b, err := io.ReadAll(io.LimitReader(rc, limit+1))
 	if err != nil {
-		return nil, Malformed("cannot read %q: %v", f.Name, err)
+		return nil, npy.Malformed("cannot read %q: %v", f.Name, err)
 	}
 	if int64(len(b)) > limit {
-		return nil, Malformed("%q is over the limit of %d bytes", f.Name, limit)
+		return nil, npy.Malformed("%q is over the limit of %d bytes", f.Name, limit)
 	}
 	return b, nil
 }
@@ -193,24 +198,24 @@ func readSmallMember(f *zip.File, limit int64) ([]byte, error) {
 func torchPersistent(pid any, storages map[string]*torchStorage, files map[string]*zip.File, prefix string, b []byte) (any, error) {
 	t, ok := pid.(pkTuple)
 	if !ok || len(t) != 5 {
-		return nil, Malformed("data.pkl has a persistent id that is a %s, not ('storage', type, key, location, numel)", pkTypeName(pid))
+		return nil, npy.Malformed("data.pkl has a persistent id that is a %s, not ('storage', type, key, location, numel)", pkTypeName(pid))
 	}
 	if tag, _ := t[0].(string); tag != "storage" {
-		return nil, Malformed("data.pkl has a persistent id of %s, not 'storage'", pkTypeName(t[0]))
+		return nil, npy.Malformed("data.pkl has a persistent id of %s, not 'storage'", pkTypeName(t[0]))
 	}
 	g, ok := t[1].(pkGlobal)
 	dt, known := torchStorageTypes[g.name]
 	if !ok || !known || g.module != "torch" && g.module != "torch.cuda" {
-		return nil, Malformed("data.pkl has a storage of type %s", pkTypeName(t[1]))
+		return nil, npy.Malformed("data.pkl has a storage of type %s", pkTypeName(t[1]))
 	}
 	key, ok1 := t[2].(string)
 	numel, ok2 := t[4].(int64)
 	if !ok1 || !ok2 || numel < 0 {
-		return nil, Malformed("data.pkl has a storage id with a %s key and a %s numel", pkTypeName(t[2]), pkTypeName(t[4]))
+		return nil, npy.Malformed("data.pkl has a storage id with a %s key and a %s numel", pkTypeName(t[2]), pkTypeName(t[4]))
 	}
 	if s := storages[key]; s != nil {
 		if s.class != g.name || s.numel != numel {
-			return nil, Malformed("storage %q is both %s of %d elements and %s of %d", key, s.class, s.numel, g.name, numel)
+			return nil, npy.Malformed("storage %q is both %s of %d elements and %s of %d", key, s.class, s.numel, g.name, numel)
 		}
 		return s, nil
 	}
@@ -218,17 +223,17 @@ func torchPersistent(pid any, storages map[string]*torchStorage, files map[strin
 	name := prefix + "/data/" + key
 	f := files[name]
 	if f == nil {
-		return nil, Malformed("storage record %q is missing", name)
+		return nil, npy.Malformed("storage record %q is missing", name)
 	}
 	if dt.Size > 0 {
-		want, ok := CheckedNBytes([]int{int(min(numel, math.MaxInt))}, dt.Size)
+		want, ok := npy.CheckedNBytes([]int{int(min(numel, math.MaxInt))}, dt.Size)
 		if !ok || f.UncompressedSize64 != uint64(want) {
-			return nil, Malformed("storage record %q is %d bytes, but its numel %d of %s needs %d", name, f.UncompressedSize64, numel, dt.Name, want)
+			return nil, npy.Malformed("storage record %q is %d bytes, but its numel %d of %s needs %d", name, f.UncompressedSize64, numel, dt.Name, want)
 		}
 		if f.Method == zip.Store && f.CompressedSize64 == f.UncompressedSize64 {
 			off, err := f.DataOffset()
 			if err != nil || off < 0 || off > int64(len(b)) || int64(len(b))-off < want {
-				return nil, Malformed("storage record %q lies outside the file", name)
+				return nil, npy.Malformed("storage record %q lies outside the file", name)
 			}
 			s.begin, s.end = off, off+want
 		} else {
@@ -243,15 +248,15 @@ func torchPersistent(pid any, storages map[string]*torchStorage, files map[strin
 // storage_offset, size, stride, ...
 func rebuildTensor(args pkTuple) (any, error) {
 	if len(args) < 4 {
-		return nil, Malformed("data.pkl rebuilds a tensor from %d arguments", len(args))
+		return nil, npy.Malformed("data.pkl rebuilds a tensor from %d arguments", len(args))
 	}
 	s, ok := args[0].(*torchStorage)
 	if !ok {
-		return nil, Malformed("data.pkl rebuilds a tensor from a %s, not a storage", pkTypeName(args[0]))
+		return nil, npy.Malformed("data.pkl rebuilds a tensor from a %s, not a storage", pkTypeName(args[0]))
 	}
 	off, ok := args[1].(int64)
 	if !ok || off < 0 || off > math.MaxInt32*int64(1<<16) {
-		return nil, Malformed("data.pkl rebuilds a tensor at storage offset %s", pkRepr(args[1]))
+		return nil, npy.Malformed("data.pkl rebuilds a tensor at storage offset %s", pkRepr(args[1]))
 	}
 	shape, err1 := pkInts(args[2], "size")
 	strides, err2 := pkInts(args[3], "stride")
@@ -261,36 +266,36 @@ func rebuildTensor(args pkTuple) (any, error) {
 	case err2 != nil:
 		return nil, err2
 	case len(shape) != len(strides):
-		return nil, Malformed("data.pkl rebuilds a tensor of size %v with strides %v", shape, strides)
-	case len(shape) > MaxDims:
-		return nil, Malformed("a tensor has %d dimensions; NumPy allows at most %d", len(shape), MaxDims)
+		return nil, npy.Malformed("data.pkl rebuilds a tensor of size %v with strides %v", shape, strides)
+	case len(shape) > npy.MaxDims:
+		return nil, npy.Malformed("a tensor has %d dimensions; NumPy allows at most %d", len(shape), npy.MaxDims)
 	}
 	t := &torchTensor{storage: s, offset: int(off), shape: shape, strides: strides}
 	if s.dt.Size == 0 {
-		t.err = Unsupported("a tensor of %s (torch.%s) is not read", s.dt.Name, s.class)
+		t.err = npy.Unsupported("a tensor of %s (torch.%s) is not read", s.dt.Name, s.class)
 		return t, nil
 	}
-	if _, ok := CheckedNBytes(shape, 16); !ok {
-		return nil, Malformed("a tensor of size %v overflows", shape)
+	if _, ok := npy.CheckedNBytes(shape, 16); !ok {
+		return nil, npy.Malformed("a tensor of size %v overflows", shape)
 	}
 	// The last element must lie inside the storage.
 	last := uint64(off)
 	empty := false
 	for k, n := range shape {
 		if strides[k] < 0 {
-			return nil, Malformed("a tensor has the negative stride %d", strides[k])
+			return nil, npy.Malformed("a tensor has the negative stride %d", strides[k])
 		}
 		if n == 0 {
 			empty = true
 		}
 		hi, lo := bits.Mul64(uint64(max(n-1, 0)), uint64(strides[k]))
 		if hi != 0 || lo > math.MaxInt64-last {
-			return nil, Malformed("a tensor's strides %v overflow", strides)
+			return nil, npy.Malformed("a tensor's strides %v overflow", strides)
 		}
 		last += lo
 	}
 	if !empty && last >= uint64(s.numel) {
-		return nil, Malformed("a tensor of size %v, stride %v at offset %d reaches element %d of a storage of %d", shape, strides, off, last, s.numel)
+		return nil, npy.Malformed("a tensor of size %v, stride %v at offset %d reaches element %d of a storage of %d", shape, strides, off, last, s.numel)
 	}
 	return t, nil
 }
@@ -299,13 +304,13 @@ func rebuildTensor(args pkTuple) (any, error) {
 func pkInts(v any, what string) ([]int, error) {
 	t, ok := v.(pkTuple)
 	if !ok {
-		return nil, Malformed("data.pkl rebuilds a tensor with a %s %s", pkTypeName(v), what)
+		return nil, npy.Malformed("data.pkl rebuilds a tensor with a %s %s", pkTypeName(v), what)
 	}
 	out := make([]int, len(t))
 	for i, x := range t {
 		n, ok := x.(int64)
 		if !ok || n > math.MaxInt32*int64(1<<16) || n < -math.MaxInt32*int64(1<<16) || what == "size" && n < 0 {
-			return nil, Malformed("data.pkl rebuilds a tensor with %s %s", what, pkRepr(x))
+			return nil, npy.Malformed("data.pkl rebuilds a tensor with %s %s", what, pkRepr(x))
 		}
 		out[i] = int(n)
 	}
@@ -332,7 +337,7 @@ const (
 // checking it against the bounds, so a key is never copied into names that
 // are not kept.
 type walker struct {
-	tf     *TensorFile
+	tf     *npy.TensorFile
 	visits int
 	// path holds the keys from the root to the container walked; pathLen
 	// is the length of the name they make, strings.Join(path, ".").
@@ -346,18 +351,18 @@ type walker struct {
 	maxTensors        int
 }
 
-func newWalker(tf *TensorFile) *walker {
+func newWalker(tf *npy.TensorFile) *walker {
 	return &walker{tf: tf, maxName: maxTensorName, maxNames: maxTensorNames, maxTensors: maxTensors}
 }
 
 func (w *walker) walk(v any, depth int) error {
 	if depth > maxPickleDepth {
-		return Malformed("data.pkl holds containers nested deeper than %d (or one that holds itself)", maxPickleDepth)
+		return npy.Malformed("data.pkl holds containers nested deeper than %d (or one that holds itself)", maxPickleDepth)
 	}
 	switch v.(type) {
 	case *torchTensor, *pkDict, *pkList, pkTuple:
 		if w.visits++; w.visits > maxWalkVisits {
-			return Malformed("data.pkl holds more than %d containers and tensors when walked (a container shared too often?)", maxWalkVisits)
+			return npy.Malformed("data.pkl holds more than %d containers and tensors when walked (a container shared too often?)", maxWalkVisits)
 		}
 	}
 	switch v := v.(type) {
@@ -424,11 +429,11 @@ func (w *walker) child(k string, v any, depth int) error {
 func (w *walker) name() (string, error) {
 	switch {
 	case len(w.tf.Tensors) >= w.maxTensors:
-		return "", Malformed("data.pkl holds more than %d tensors", w.maxTensors)
+		return "", npy.Malformed("data.pkl holds more than %d tensors", w.maxTensors)
 	case w.pathLen > w.maxName:
-		return "", Malformed("data.pkl names a tensor with %d keys joined into %d bytes, over the limit of %d bytes for a name", len(w.path), w.pathLen, w.maxName)
+		return "", npy.Malformed("data.pkl names a tensor with %d keys joined into %d bytes, over the limit of %d bytes for a name", len(w.path), w.pathLen, w.maxName)
 	case w.named+w.pathLen > w.maxNames:
-		return "", Malformed("the names of data.pkl's first %d tensors come to %d bytes, over the limit of %d bytes for all names (a dict shared by many tensors?)", len(w.tf.Tensors)+1, w.named+w.pathLen, w.maxNames)
+		return "", npy.Malformed("the names of data.pkl's first %d tensors come to %d bytes, over the limit of %d bytes for all names (a dict shared by many tensors?)", len(w.tf.Tensors)+1, w.named+w.pathLen, w.maxNames)
 	}
 	w.named += w.pathLen
 	var b strings.Builder
@@ -443,18 +448,18 @@ func (w *walker) name() (string, error) {
 }
 
 // describe makes the Tensor entry of a rebuilt tensor.
-func (t *torchTensor) describe(name string) Tensor {
-	e := Tensor{Name: name, Err: t.err}
+func (t *torchTensor) describe(name string) npy.Tensor {
+	e := npy.Tensor{Name: name, Err: t.err}
 	if t.storage == nil {
 		e.Stored = "unknown"
 		return e
 	}
 	s := t.storage
-	e.Header = Header{Dtype: s.dt.Dtype, Shape: t.shape, Major: 1}
+	e.Header = npy.Header{Dtype: s.dt.Dtype, Shape: t.shape, Major: 1}
 	e.Stored, e.Widened = s.dt.Name, s.dt.Widen != nil
 	e.Strides, e.Offset = t.strides, t.offset
-	e.Loc = Location{Begin: s.begin, End: s.end, ItemSize: s.dt.Size, Widen: s.dt.Widen}
-	if s.member != nil { // a nil *storageMember would make a Record that is not nil
+	e.Loc = npy.Location{Begin: s.begin, End: s.end, ItemSize: s.dt.Size, Widen: s.dt.Widen}
+	if s.member != nil { // a nil *storageMember would make a npy.Record that is not nil
 		e.Loc.Record = s.member
 	}
 	return e
