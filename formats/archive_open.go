@@ -19,7 +19,7 @@ type members struct {
 	file *os.File
 	// npz
 	zr    *zip.Reader
-	index map[string]*zip.File // np.load's name → member (see findMember)
+	index map[string]*zip.File // np.load's name → member (see npy.OpenMember)
 	// .safetensors and torch.save
 	m       []byte // the whole file, mapped (or read, where it cannot be)
 	mapped  bool
@@ -77,7 +77,7 @@ func (a *Archive) index() error {
 			return npy.Malformed("not a valid .npz archive: %w", err)
 		}
 		mb.index = make(map[string]*zip.File, 2*len(mb.zr.File))
-		// findMember's order: the exact name before name.npy, and of
+		// npy.OpenMember's order: the exact name before name.npy, and of
 		// several members with one name the last.
 		for _, zf := range mb.zr.File {
 			if n, ok := strings.CutSuffix(zf.Name, ".npy"); ok {

@@ -11,6 +11,11 @@ import (
 	"strider/internal/sysmem"
 )
 
+// This file finds the tensor files among the inputs (.safetensors files
+// and torch.save archives, by their first bytes), has package safetensors
+// or torch index them, and opens a tensor as an array over the file's
+// mapping (npy.Tensor.Open).
+
 // tensorKind tells a tensor file from the first bytes of a file.
 type tensorKind int
 

@@ -91,8 +91,8 @@ func (a *Array) ReaderAt() io.ReaderAt {
 	return io.NewSectionReader(a.file, a.DataOffset, a.NBytes())
 }
 
-// DataAlign is the alignment of Array.Data and Output.Data: enough for any
-// element type, and NumPy's own header alignment.
+// DataAlign is the alignment of Array.Data and output.Output.Data: enough
+// for any element type, and NumPy's own header alignment.
 const DataAlign = 64
 
 // OpenFile reads the .npy file f of size bytes (a regular file, or

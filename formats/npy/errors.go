@@ -6,7 +6,8 @@ import (
 )
 
 var (
-	// ErrFormat is matched by every error about malformed .npy or .npz bytes.
+	// ErrFormat is matched by every error about malformed bytes: .npy,
+	// .npz, .safetensors, torch.save.
 	ErrFormat = errors.New("malformed .npy data")
 	// ErrUnsupported is matched by errors about well-formed dtypes that
 	// strider refuses: object, string, structured, datetime, longdouble.

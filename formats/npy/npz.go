@@ -11,7 +11,10 @@ import (
 	"strider/internal/termsafe"
 )
 
-// openMember opens the archive member named member (with or without its
+// The members of an .npz archive, found and read as np.load finds and
+// reads them (npz_write.go writes archives).
+
+// OpenMember opens the archive member named member (with or without its
 // .npy suffix), or the only member when !hasMember.
 func OpenMember(zr *zip.Reader, member string, hasMember bool, headerOnly bool) (*Array, error) {
 	var zf *zip.File
@@ -29,7 +32,7 @@ func OpenMember(zr *zip.Reader, member string, hasMember bool, headerOnly bool) 
 	return ReadMember(zf, headerOnly)
 }
 
-// readMember reads the .npy that the archive member zf holds.
+// ReadMember reads the .npy that the archive member zf holds.
 func ReadMember(zf *zip.File, headerOnly bool) (*Array, error) {
 	rc, err := zf.Open()
 	if err != nil {
@@ -81,7 +84,7 @@ func findMember(zr *zip.Reader, member string) *zip.File {
 // maxListed is how many member names an error message lists.
 const maxListed = 12
 
-// memberList names the arrays in an archive, without their .npy suffix:
+// MemberList names the arrays in an archive, without their .npy suffix:
 // all of them when they are few, else the first and last few.
 func MemberList(zr *zip.Reader) string {
 	if len(zr.File) == 0 {
