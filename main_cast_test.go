@@ -7,7 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"strider/npy"
+	"strider/formats"
+	"strider/formats/npy"
 )
 
 // TestCast runs cast end to end on the NumPy-written fixtures: to the same
@@ -23,7 +24,7 @@ func TestCast(t *testing.T) {
 	dir := t.TempDir()
 	out, back := filepath.Join(dir, "out.npy"), filepath.Join(dir, "back.npy")
 	for _, c := range fs {
-		a, err := npy.Open(c, nil, npy.AccessAll)
+		a, err := formats.Open(c, nil, npy.AccessAll)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,7 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"strider/npy"
+	"strider/formats"
+	"strider/formats/npy"
 )
 
 // TestJoin runs concat and stack end to end on the NumPy-written fixture
@@ -23,7 +24,7 @@ func TestJoin(t *testing.T) {
 	}
 	out := filepath.Join(t.TempDir(), "out.npy")
 	for _, c := range fs {
-		a, err := npy.Open(c, nil, npy.AccessAll)
+		a, err := formats.Open(c, nil, npy.AccessAll)
 		if err != nil {
 			t.Fatal(err)
 		}

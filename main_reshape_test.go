@@ -8,7 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"strider/npy"
+	"strider/formats"
+	"strider/formats/npy"
 	"strider/ops"
 )
 
@@ -25,7 +26,7 @@ func TestReshape(t *testing.T) {
 	out := filepath.Join(dir, "out.npy")
 	for _, f := range fs {
 		c := strings.TrimSuffix(f, "_f.npy") + "_c.npy"
-		a, err := npy.Open(c, nil, npy.AccessAll)
+		a, err := formats.Open(c, nil, npy.AccessAll)
 		if err != nil {
 			t.Fatal(err)
 		}

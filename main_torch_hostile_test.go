@@ -21,8 +21,9 @@ import (
 // Hostile .safetensors and torch.save files (issue 27): pickles that once
 // hung the reader or ran it out of memory, a storage that inflates a
 // thousandfold, and names that a terminal would obey. Each is answered in
-// seconds, read or refused with one line; npy/torch_hostile_test.go has
-// the same shapes against the readers' bounds.
+// seconds, read or refused with one line;
+// formats/torch/torch_hostile_test.go has the same shapes against the
+// readers' bounds.
 
 // writeTorch writes a torch.save archive of the pickle p whose storage "0"
 // holds one float32 1.0, stored as torch.save stores it.

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"strider/npy"
+	"strider/formats/npy"
 )
 
 // npyOf is the .npy NumPy saves for vals in shape: float64 (f8) or int64

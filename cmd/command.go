@@ -85,7 +85,7 @@ func newEnv(c *cli.Context) (*env, error) {
 	return e, nil
 }
 
-// stdinFor returns standard input for npy.Open, noting its use when spec
+// stdinFor returns standard input for formats.Open, noting its use when spec
 // names it.
 func (e *env) stdinFor(spec string) *os.File {
 	if spec == "-" {

@@ -8,8 +8,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"strider/formats"
+	"strider/formats/npy"
 	"strider/internal/termsafe"
-	"strider/npy"
 )
 
 // memberFlag selects the members compare takes from two archives.
@@ -59,10 +60,10 @@ func (j compareJob) compareArchives(e *env) (done bool, err error) {
 // archivePair opens ACTUAL and DESIRED as archives when compare pairs
 // their members (done), and lists the members to compare; done is false
 // when the two are compared as arrays.
-func (j compareJob) archivePair() (arA, arD *npy.Archive, names []string, done bool, err error) {
+func (j compareJob) archivePair() (arA, arD *formats.Archive, names []string, done bool, err error) {
 	specA, specD := j.actual, j.desired
-	arA, okA, errA := npy.OpenArchive(specA)
-	arD, okD, errD := npy.OpenArchive(specD)
+	arA, okA, errA := formats.OpenArchive(specA)
+	arD, okD, errD := formats.OpenArchive(specD)
 	switch {
 	case !okA || !okD:
 		if j.memberSet {
@@ -82,7 +83,7 @@ func (j compareJob) archivePair() (arA, arD *npy.Archive, names []string, done b
 
 // memberNames lists the members to compare, each once: A's in A's order,
 // then those only in B, all matching --member when it is given.
-func (j compareJob) memberNames(arA, arD *npy.Archive) ([]string, error) {
+func (j compareJob) memberNames(arA, arD *formats.Archive) ([]string, error) {
 	glob := j.member
 	if _, err := path.Match(glob, ""); glob != "" && err != nil {
 		return nil, usagef("--member %q is not a valid pattern: %v", glob, err)
@@ -109,7 +110,7 @@ func (j compareJob) memberNames(arA, arD *npy.Archive) ([]string, error) {
 
 // reportMembers compares each named member and prints its line (or JSON
 // object); it returns how many members had each status.
-func (j compareJob) reportMembers(e *env, arA, arD *npy.Archive, names []string) (map[string]int, error) {
+func (j compareJob) reportMembers(e *env, arA, arD *formats.Archive, names []string) (map[string]int, error) {
 	counts := map[string]int{}
 	enc := json.NewEncoder(e.stdout)
 	enc.SetEscapeHTML(false)
@@ -162,7 +163,7 @@ func (j compareJob) reportMembers(e *env, arA, arD *npy.Archive, names []string)
 
 // byMember reports whether two archives are compared member by member
 // rather than as the one array each holds.
-func (j compareJob) byMember(arA, arD *npy.Archive) bool {
+func (j compareJob) byMember(arA, arD *formats.Archive) bool {
 	return j.memberSet || arA.Kind == "folder" || arD.Kind == "folder" || len(arA.Names) != 1 || len(arD.Names) != 1
 }
 
@@ -175,7 +176,7 @@ func plural(n int, word string) string {
 
 // compareMember compares member name of the two archives as compare
 // compares two arrays (without a progress line).
-func (j compareJob) compareMember(e *env, arA, arD *npy.Archive, name string) (*compareReport, error) {
+func (j compareJob) compareMember(e *env, arA, arD *formats.Archive, name string) (*compareReport, error) {
 	a, err := openArchiveMember(arA, name)
 	if err != nil {
 		return nil, err
@@ -191,7 +192,7 @@ func (j compareJob) compareMember(e *env, arA, arD *npy.Archive, name string) (*
 
 // openArchiveMember is openInput for a member of an open archive, which
 // is indexed once for all its members.
-func openArchiveMember(ar *npy.Archive, name string) (input, error) {
+func openArchiveMember(ar *formats.Archive, name string) (input, error) {
 	a, err := ar.Open(name, npy.AccessAll)
 	if err != nil {
 		return input{}, fmt.Errorf("%s: %w", termsafe.Escape(ar.Spec(name)), err)

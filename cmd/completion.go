@@ -8,9 +8,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"strider/formats"
 	"strider/internal/dtype"
 	"strider/internal/termsafe"
-	"strider/npy"
 )
 
 // Shell completion has two halves. `strider completion SHELL` prints a
@@ -248,11 +248,11 @@ func flagValueWords(c *cli.Command, f cli.Flag, cur string) (words []string, fil
 // members of an archive when cur is FILE:PREFIX and FILE an archive on
 // disk, else file names, which the shell lists.
 func pathWords(cur string) (words []string, files bool) {
-	path, prefix, hasMember := npy.SplitSpec(cur)
+	path, prefix, hasMember := formats.SplitSpec(cur)
 	if !hasMember || strings.Contains(path, "://") {
 		return nil, true // never a request over the network
 	}
-	a, ok, err := npy.OpenArchive(path)
+	a, ok, err := formats.OpenArchive(path)
 	if !ok || err != nil || a.Kind == "folder" {
 		return nil, false // a .npy file, or an archive that cannot be read
 	}

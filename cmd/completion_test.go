@@ -12,7 +12,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"strider/npy"
+	"strider/formats/npy"
 )
 
 // answer runs a completion request for the words (the last is the word

@@ -7,9 +7,11 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"strider/formats"
+	"strider/formats/npy"
 	"strider/internal/dtype"
+	"strider/internal/sysmem"
 	"strider/internal/termsafe"
-	"strider/npy"
 	"strider/ops"
 	"strider/text"
 )
@@ -133,7 +135,7 @@ func (j fromTextJob) run(e *env) error {
 		o.Done.Add(int64(len(dst)))
 		return nil
 	})
-	if err != nil && !filled && npy.CheckMemory("the rows", int64(plan.Bytes())) == nil {
+	if err != nil && !filled && sysmem.CheckMemory("the rows", int64(plan.Bytes())) == nil {
 		// The output failed before the rows were parsed: a bad row is
 		// still the error to report, as when the text was parsed first,
 		// where memory can hold the rows.
@@ -190,14 +192,14 @@ func loadTxtFlags(c *cli.Context) (text.LoadTxt, error) {
 
 // readText reads a whole text input: a file, mapped, or standard input,
 // held on the heap when short and on a mapped temporary file when long (a
-// pipe of gigabytes, in one line or many: npy.ReadStream), so the heap
+// pipe of gigabytes, in one line or many: formats.ReadStream), so the heap
 // holds one block of it whatever its size. The caller calls release when
 // done with the bytes.
 func (j fromTextJob) readText(e *env) (text []byte, release func(), err error) {
 	if j.in != "-" {
-		return npy.MapBytes(j.in)
+		return formats.MapBytes(j.in)
 	}
-	return npy.ReadStream(e.stdin, "standard input")
+	return formats.ReadStream(e.stdin, "standard input")
 }
 
 // script writes np.loadtxt, or np.array of json.load with --json.

@@ -6,9 +6,11 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"strider/formats"
+	"strider/formats/npy"
 	"strider/internal/dtype"
 	"strider/internal/pylit"
-	"strider/npy"
+	"strider/internal/sysmem"
 	"strider/ops"
 )
 
@@ -59,7 +61,7 @@ func (src indexSource) open(e *env) (indexArray, error) {
 
 // readIndexFile opens an index .npy of any integer dtype and byte order.
 func readIndexFile(e *env, spec string) (indexArray, error) {
-	a, err := npy.Open(spec, e.stdinFor(spec), npy.AccessAll)
+	a, err := formats.Open(spec, e.stdinFor(spec), npy.AccessAll)
 	if err != nil {
 		return indexArray{}, fmt.Errorf("--indices %s: %w", displayName(spec), err)
 	}
@@ -110,7 +112,7 @@ func (src indexSource) script(s *script) {
 func (ix indexArray) resolve(n, axis int, mode ops.Mode) ([]int, error) {
 	// The indices are decoded into a copy and then into ints: an index file
 	// larger than memory allows is refused before either is allocated.
-	if err := npy.CheckMemory(fmt.Sprintf("%d indices", ix.view.Count()), indexMemory(ix.view)); err != nil {
+	if err := sysmem.CheckMemory(fmt.Sprintf("%d indices", ix.view.Count()), indexMemory(ix.view)); err != nil {
 		return nil, err
 	}
 	return ops.Indices(ix.view, ix.format, n, axis, mode)

@@ -11,9 +11,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"strider/formats"
+	"strider/formats/npy"
 	"strider/internal/pylit"
 	"strider/internal/termsafe"
-	"strider/npy"
 )
 
 var infoCommand = newCommand(&cli.Command{
@@ -108,7 +109,7 @@ func (j infoJob) run(e *env) error {
 		errorLine(e.stderr, "info", fmt.Errorf("%s: %s", displayName(label), termsafe.Escape(err.Error())))
 	}
 	for _, spec := range j.specs {
-		if tf, ok, err := npy.ListTensors(spec); ok {
+		if tf, ok, err := formats.ListTensors(spec); ok {
 			if err != nil {
 				fail(spec, err)
 				continue
@@ -118,7 +119,7 @@ func (j infoJob) run(e *env) error {
 			}
 			continue
 		}
-		descs, err := npy.Inspect(spec, e.stdinFor(spec))
+		descs, err := formats.Inspect(spec, e.stdinFor(spec))
 		if err != nil {
 			fail(spec, err)
 			continue

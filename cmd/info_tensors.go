@@ -6,9 +6,9 @@ import (
 	"io"
 	"strings"
 
+	"strider/formats/npy"
 	"strider/internal/pylit"
 	"strider/internal/termsafe"
-	"strider/npy"
 	"strider/ops"
 )
 

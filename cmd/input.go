@@ -6,7 +6,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"strider/npy"
+	"strider/formats"
+	"strider/formats/npy"
 	"strider/ops"
 )
 
@@ -32,7 +33,7 @@ type input struct {
 // with npy.AccessAllLater is read in by whoever fills the output, once the
 // output exists (settings.readAhead, or a call to Prefetch).
 func (e *env) openInput(spec string, access npy.Access) (input, error) {
-	a, err := npy.Open(spec, e.stdinFor(spec), access)
+	a, err := formats.Open(spec, e.stdinFor(spec), access)
 	if err != nil {
 		return input{}, fmt.Errorf("%s: %w", displayName(spec), err)
 	}

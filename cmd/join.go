@@ -6,8 +6,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"strider/formats/npy"
 	"strider/internal/dtype"
-	"strider/npy"
 	"strider/ops"
 )
 

@@ -7,8 +7,9 @@ import (
 	"strconv"
 	"sync/atomic"
 
+	"strider/formats/npy"
+	"strider/formats/output"
 	"strider/internal/dtype"
-	"strider/npy"
 	"strider/ops"
 )
 
@@ -18,12 +19,12 @@ import (
 // committed together, all replaced or none (standard output, which cannot
 // be taken back, goes first), or aborted, leaving nothing behind.
 type outputSet struct {
-	outs []*npy.Output
+	outs []*output.Output
 }
 
-// add takes an output just created (npy.Create and its kin), or their
+// add takes an output just created (output.Create and its kin), or their
 // error.
-func (s *outputSet) add(o *npy.Output, err error) (*npy.Output, error) {
+func (s *outputSet) add(o *output.Output, err error) (*output.Output, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -34,7 +35,7 @@ func (s *outputSet) add(o *npy.Output, err error) (*npy.Output, error) {
 // create adds a new .npy output of dtype d and shape at path and returns
 // its data to fill.
 func (s *outputSet) create(e *env, path string, d dtype.Dtype, shape []int) ([]byte, error) {
-	o, err := s.add(npy.Create(path, e.stdout, d, shape))
+	o, err := s.add(output.Create(path, e.stdout, d, shape))
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +54,7 @@ func (s *outputSet) commit() error {
 	if len(s.outs) == 1 {
 		return s.outs[0].Commit()
 	}
-	return npy.CommitAll(s.outs...)
+	return output.CommitAll(s.outs...)
 }
 
 // withProgress runs work with the command's options and a progress
@@ -244,18 +245,18 @@ func (e *env) writeOutput(d dtype.Dtype, shape []int, fortran bool, r result) er
 	}
 	var outs outputSet
 	defer outs.abort()
-	var out *npy.Output
+	var out *output.Output
 	_, onCPU := e.eng.(cpu)
 	switch {
 	case r.pieces != nil && int64(r.part) <= streamPiece:
 		// A file output is written in pieces only from the CPU, and when no
 		// part is larger than a piece: the GPU computes each piece as a
 		// program of its own, and a larger part would be held whole.
-		out, err = outs.add(npy.CreatePieces(path, e.stdout, d, shape, fortran, onCPU && r.part <= directPiece))
+		out, err = outs.add(output.CreatePieces(path, e.stdout, d, shape, fortran, onCPU && r.part <= directPiece))
 	case fortran:
-		out, err = outs.add(npy.CreateFortran(path, e.stdout, d, shape))
+		out, err = outs.add(output.CreateFortran(path, e.stdout, d, shape))
 	default:
-		out, err = outs.add(npy.Create(path, e.stdout, d, shape))
+		out, err = outs.add(output.Create(path, e.stdout, d, shape))
 	}
 	if err != nil {
 		return err
@@ -295,7 +296,7 @@ func envInt(name string, def int64) int64 {
 // before the next is computed. A direct file output gets directPiece
 // bytes at a time from two buffers: each piece is written on another
 // goroutine while the next is computed.
-func writePieces(out *npy.Output, pieces piecer, total int64, run ops.Options) error {
+func writePieces(out *output.Output, pieces piecer, total int64, run ops.Options) error {
 	if !out.Direct() {
 		buf := make([]byte, min(total, streamPiece))
 		return pieces(buf, run, func(b []byte) ([]byte, error) { return buf, out.WritePiece(b) })
@@ -315,7 +316,7 @@ func writePieces(out *npy.Output, pieces piecer, total int64, run ops.Options) e
 // pieceWriter writes a direct output's pieces, one at a time, on another
 // goroutine, from two buffers taken in turn.
 type pieceWriter struct {
-	out    *npy.Output
+	out    *output.Output
 	bufs   [2][]byte
 	flight chan error // the write in progress; nil when none
 }
@@ -372,7 +373,7 @@ func (e *env) writeText(total int64, write func(w io.Writer, opt ops.Options) er
 	}
 	var outs outputSet
 	defer outs.abort()
-	out, err := outs.add(npy.CreateRaw(path, e.stdout, 0))
+	out, err := outs.add(output.CreateRaw(path, e.stdout, 0))
 	if err != nil {
 		return err
 	}

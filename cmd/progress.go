@@ -6,7 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"strider/npy"
+	"strider/internal/sysmem"
 )
 
 // progressHook is the key in App.Metadata of a func(command string, done,
@@ -46,7 +46,7 @@ func (e *env) startProgress(total int64, done *atomic.Int64) (stop func()) {
 		tick := time.NewTicker(200 * time.Millisecond)
 		defer tick.Stop()
 		for {
-			fmt.Fprintf(f, "\rstrider: %s: %3d%% of %s", e.name, 100*done.Load()/total, npy.HumanBytes(total))
+			fmt.Fprintf(f, "\rstrider: %s: %3d%% of %s", e.name, 100*done.Load()/total, sysmem.HumanBytes(total))
 			select {
 			case <-quit:
 				fmt.Fprint(f, "\r\033[K")

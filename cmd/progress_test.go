@@ -9,14 +9,14 @@ import (
 	"strings"
 	"testing"
 
+	"strider/formats/output"
 	"strider/internal/dtype"
-	"strider/npy"
 )
 
 // writeTestArray writes a .npy of dtype d and shape whose bytes count up.
 func writeTestArray(t *testing.T, path string, d dtype.Dtype, shape []int) {
 	t.Helper()
-	o, err := npy.Create(path, nil, d, shape)
+	o, err := output.Create(path, nil, d, shape)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestProgressReachesTotal(t *testing.T) {
 	inf := filepath.Join(dir, "inf.npy") // float32 1, +inf, 2, 3
 	writeTestArray(t, m, dtype.Dtype{Kind: 'f', Size: 4}, []int{6, 5})
 	writeTestArray(t, m3, dtype.Dtype{Kind: 'i', Size: 2}, []int{3, 4, 5})
-	o, err := npy.Create(idx, nil, dtype.Int64, []int{6, 2})
+	o, err := output.Create(idx, nil, dtype.Int64, []int{6, 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestProgressReachesTotal(t *testing.T) {
 	if err := os.WriteFile(json, []byte("[[1, 2.5], [NaN, -Infinity]]"), 0o666); err != nil {
 		t.Fatal(err)
 	}
-	if o, err = npy.Create(inf, nil, dtype.Dtype{Kind: 'f', Size: 4}, []int{4}); err != nil {
+	if o, err = output.Create(inf, nil, dtype.Dtype{Kind: 'f', Size: 4}, []int{4}); err != nil {
 		t.Fatal(err)
 	}
 	for i, bits := range []uint32{0x3f800000, 0x7f800000, 0x40000000, 0x40400000} {

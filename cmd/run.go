@@ -27,8 +27,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"strider/formats/output"
+	"strider/internal/sysmem"
 	"strider/internal/termsafe"
-	"strider/npy"
 )
 
 // Commands is every subcommand, in the order help lists them.
@@ -127,7 +128,7 @@ func Run(app *cli.App, argv []string, stderr io.Writer) (code int) {
 			// The reader went away (strider ... | head -c 10): remove the
 			// temporary outputs, then end as other tools do, by SIGPIPE,
 			// silently.
-			npy.RemoveTemps()
+			output.RemoveTemps()
 			dieOfSIGPIPE()
 			err = errors.New("standard output was closed before the result was written (broken pipe)")
 		}
@@ -138,7 +139,7 @@ func Run(app *cli.App, argv []string, stderr io.Writer) (code int) {
 	debug.SetPanicOnFault(true)
 	defer func() {
 		if r := recover(); r != nil {
-			npy.RemoveTemps()
+			output.RemoveTemps()
 			code = report(panicError(r))
 		}
 	}()
@@ -229,7 +230,7 @@ func clipMiddle(s string, n int) string {
 func panicError(r any) error {
 	if re, ok := r.(runtime.Error); ok {
 		if f, ok := re.(interface{ Addr() uintptr }); ok {
-			if err := npy.FaultError(f.Addr()); err != nil {
+			if err := sysmem.FaultError(f.Addr()); err != nil {
 				return err
 			}
 		}
@@ -364,7 +365,7 @@ func handleSignals() (stop func()) {
 	go func() {
 		select {
 		case s := <-ch:
-			npy.RemoveTemps()
+			output.RemoveTemps()
 			signal.Reset(s)
 			if sig, ok := s.(syscall.Signal); ok {
 				raise(sig)

@@ -11,8 +11,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"strider/formats"
+	"strider/formats/output"
 	"strider/internal/pylit"
-	"strider/npy"
 	"strider/ops"
 )
 
@@ -224,12 +225,12 @@ func (s *script) load(name, spec string) string {
 // loadAny is load without the dtype check.
 func (s *script) loadAny(name, spec string) string {
 	s.importModule("numpy as np")
-	switch path, member, hasMember := npy.SplitSpec(spec); {
+	switch path, member, hasMember := formats.SplitSpec(spec); {
 	case spec == "-":
 		s.importModule("io")
 		s.importModule("sys")
 		s.add("%s = np.load(io.BytesIO(sys.stdin.buffer.read()))", name)
-	case npy.TensorFormat(path) != "":
+	case formats.TensorFormat(path) != "":
 		s.loadTensorFile(name, path, member, hasMember)
 	case hasMember:
 		s.add("%s = np.load(%s)[%s]", name, pyStr(path), pyStr(member))
@@ -276,7 +277,7 @@ func (s *script) target(out string) string {
 }
 
 func (s *script) saveTo(out, r string) {
-	if archive, member, ok := npy.MemberOutput(out); ok {
+	if archive, member, ok := output.MemberOutput(out); ok {
 		s.define(saveMemberDef)
 		s.add("save_member(%s, %s, np.ascontiguousarray(%s) if %s.ndim else %s)  # C order; a 0-d result stays 0-d", pyStr(archive), pyStr(member), r, r, r)
 		return

@@ -1,6 +1,8 @@
 package cmd
 
-import "strider/npy"
+import (
+	"strider/formats"
+)
 
 // loadTensorFile adds the line that reads tensor member (or the file's only
 // tensor) of a .safetensors or torch.save file into variable name as a
@@ -11,7 +13,7 @@ func (s *script) loadTensorFile(name, path, member string, hasMember bool) {
 		arg = pyStr(member)
 	}
 	s.define(widenF8Def)
-	if npy.TensorFormat(path) == "safetensors" {
+	if formats.TensorFormat(path) == "safetensors" {
 		s.importModule("json")
 		s.define(loadSafetensorsDef)
 		s.add("%s = load_safetensors(%s, %s)", name, pyStr(path), arg)

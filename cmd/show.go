@@ -9,10 +9,11 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"strider/formats/npy"
 	"strider/internal/dtype"
 	"strider/internal/npprint"
 	"strider/internal/pylit"
-	"strider/npy"
+	"strider/internal/sysmem"
 	"strider/ops"
 )
 
@@ -139,7 +140,7 @@ func (j showJob) run(e *env) error {
 		return err
 	}
 	need := npprint.MemoryEstimate(in.Dtype.Kind, in.Dtype.Size, printed, j.opt)
-	if err := npy.CheckMemory(fmt.Sprintf("printing %d elements", printed), need); err != nil {
+	if err := sysmem.CheckMemory(fmt.Sprintf("printing %d elements", printed), need); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	a := edgeElements(v, in.Dtype, j.opt)
@@ -186,7 +187,7 @@ func indexView(name string, v ops.View, items []pylit.IndexItem) (ops.View, erro
 	if err := checkVisits(name, v, n, "elements to gather", maxGathered); err != nil {
 		return ops.View{}, err
 	}
-	if err := npy.CheckMemory("the indexed elements", int64(n*v.Elem)); err != nil {
+	if err := sysmem.CheckMemory("the indexed elements", int64(n*v.Elem)); err != nil {
 		return ops.View{}, fmt.Errorf("%s: %w", name, err)
 	}
 	dst := make([]byte, n*v.Elem)

@@ -5,8 +5,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"strider/formats/npy"
 	"strider/internal/pylit"
-	"strider/npy"
 	"strider/ops"
 )
 

@@ -6,8 +6,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"strider/formats/npy"
+	"strider/formats/output"
 	"strider/internal/dtype"
-	"strider/npy"
+	"strider/internal/sysmem"
 	"strider/ops"
 )
 
@@ -94,7 +96,7 @@ func (j sortJob) run(e *env) error {
 	if _, onCPU := e.eng.(cpu); onCPU {
 		withIdx := j.idxPath != "" || j.argsort
 		scratch := ops.SortScratch(v.Shape, axis, in.Dtype, withIdx, e.Options)
-		if err := npy.CheckMemory("the sort's scratch space", scratch); err != nil {
+		if err := sysmem.CheckMemory("the sort's scratch space", scratch); err != nil {
 			return err
 		}
 	}
@@ -123,7 +125,7 @@ func (j sortJob) sortTwo(e *env, in input, axis int) error {
 	if valPath == "-" && j.idxPath == "-" {
 		return usagef("the values and --indices cannot both go to standard output; use -o FILE")
 	}
-	if valPath != "-" && j.idxPath != "-" && samePath(npy.OutputFile(valPath), npy.OutputFile(j.idxPath)) {
+	if valPath != "-" && j.idxPath != "-" && samePath(output.OutputFile(valPath), output.OutputFile(j.idxPath)) {
 		return usagef("--indices %s is also the output file", j.idxPath)
 	}
 	var outs outputSet

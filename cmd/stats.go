@@ -9,9 +9,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"strider/formats/npy"
 	"strider/internal/dtype"
 	"strider/internal/pylit"
-	"strider/npy"
+	"strider/internal/sysmem"
 	"strider/ops"
 	"strider/text"
 )
@@ -153,7 +154,7 @@ func (j statsJob) view(e *env, in input, name string) (v ops.View, gather func(o
 		return v, nil, 0, err
 	}
 	n := ops.Count(ix.Shape) * in.Dtype.Size
-	if err := npy.CheckMemory("the indexed elements", int64(n)); err != nil {
+	if err := sysmem.CheckMemory("the indexed elements", int64(n)); err != nil {
 		return v, nil, 0, err
 	}
 	buf := make([]byte, n)

@@ -10,7 +10,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"strider/npy"
+	"strider/formats/npy"
+	"strider/internal/sysmem"
 	"strider/ops"
 	"strider/text"
 )
@@ -139,7 +140,7 @@ func (j toTextJob) run(e *env) error {
 	if err := checkVisits(name, v, visits, what, maxWrites); err != nil {
 		return err
 	}
-	if err := npy.CheckMemory("the format and the text of a row", memory); err != nil {
+	if err := sysmem.CheckMemory("the format and the text of a row", memory); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	if err := checkTextRoom(e, least); err != nil {
@@ -185,8 +186,8 @@ func checkTextRoom(e *env, n int64) error {
 		}
 	}
 	dir := filepath.Dir(target)
-	if free, ok := npy.FreeSpace(dir); ok && n > free {
-		return fmt.Errorf("cannot create %s: the text takes at least %s (%d bytes) of disk space, but the file system of %s has %s free", path, npy.HumanBytes(n), n, dir, npy.HumanBytes(free))
+	if free, ok := sysmem.FreeSpace(dir); ok && n > free {
+		return fmt.Errorf("cannot create %s: the text takes at least %s (%d bytes) of disk space, but the file system of %s has %s free", path, sysmem.HumanBytes(n), n, dir, sysmem.HumanBytes(free))
 	}
 	return nil
 }

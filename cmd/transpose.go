@@ -3,7 +3,7 @@ package cmd
 import (
 	"github.com/urfave/cli/v2"
 
-	"strider/npy"
+	"strider/formats/npy"
 	"strider/ops"
 )
 

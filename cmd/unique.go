@@ -6,8 +6,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"strider/formats/npy"
+	"strider/formats/output"
 	"strider/internal/dtype"
-	"strider/npy"
 	"strider/ops"
 )
 
@@ -164,7 +165,7 @@ func (j uniqueJob) paths(e *env) ([3]string, error) {
 			case p[i] == "" || p[k] == "":
 			case p[i] == "-" && p[k] == "-":
 				return p, usagef("%s and %s cannot both go to standard output; use -o FILE", names[i], names[k])
-			case p[i] != "-" && p[k] != "-" && samePath(npy.OutputFile(p[i]), npy.OutputFile(p[k])):
+			case p[i] != "-" && p[k] != "-" && samePath(output.OutputFile(p[i]), output.OutputFile(p[k])):
 				return p, usagef("%s is also %s", names[k], names[i])
 			}
 		}

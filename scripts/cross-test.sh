@@ -14,7 +14,7 @@
 #
 # For each target:
 #   1. go test -short -exec EMULATOR on every package but the root one
-#      (internal/..., ops, npy, cmd, cuda without the cuda tag: its !cuda
+#      (internal/..., ops, text, formats/..., cmd, cuda without the cuda tag: its !cuda
 #      twin, ...), less the tests named in skip_TARGET below, each with its
 #      reason, under a 5-minute timeout. The root package is left out:
 #      its tests build strider and run it as a child process with prlimit,
@@ -81,12 +81,12 @@ skip_arm64=(
 skip_windows=(
   # Unix expectations in the test, not strider faults on Windows; each
   # test's owner should make it platform-aware, then it leaves this list.
-  'TestOpenStdinFile|expects a memory mapping: npy/map_other.go reads into memory on Windows'
+  'TestOpenStdinFile|expects a memory mapping: internal/sysmem/map_other.go reads into memory on Windows'
   'TestOpenErrors/missing_|compares the Unix text "no such file or directory" (errors.Is(fs.ErrNotExist) holds)'
   'TestCreateErrors/missing_folder|compares the Unix text "no such file or directory" (errors.Is(fs.ErrNotExist) holds)'
   'TestCommitReplaces|expects mode 0600 kept: Windows files have only a read-only bit'
   'TestDirectPieces|expects mode 0640 kept: Windows files have only a read-only bit'
-  # Temporary files are opened with FILE_SHARE_DELETE (npy/tempfile_windows.go),
+  # Temporary files are opened with FILE_SHARE_DELETE (formats/output/tempfile_windows.go),
   # so RemoveTemps removes them while open; but Wine keeps a removed file's
   # name until its last handle closes, and these tests look at the folder
   # before the outputs are closed.

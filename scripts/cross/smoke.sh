@@ -167,7 +167,7 @@ side_run native "$work/native" "$native"
 side_run "$target" "$work/$target" "${runner[@]}"
 
 # On Windows the lock file of a member output stays beside the archive (an
-# open file cannot be removed there; npy/lock_windows.go): ignored. So are
+# open file cannot be removed there; formats/output/lock_windows.go): ignored. So are
 # Wine's own diagnostics ("wine client error:...", seen now and then on a
 # loaded machine): they come from the emulator, not from strider.
 if [ "$target" = windows ]; then

@@ -1,0 +1,88 @@
+package formats
+
+import (
+	"archive/zip"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"strider/formats/npy"
+)
+
+// Archive is a file or folder of named arrays: an .npz archive, a
+// .safetensors or torch.save file, or a folder of .npy files.
+type Archive struct {
+	Path   string
+	Kind   string   // "npz", "safetensors", "torch" or "folder"
+	Names  []string // member names, in the archive's order (sorted for a folder)
+	folder bool
+	// members is the open, indexed file once Open has read a member; Close
+	// releases it.
+	members *members
+}
+
+// Spec returns the input spec that opens member name.
+func (a *Archive) Spec(name string) string {
+	if a.folder {
+		return filepath.Join(a.Path, name+".npy")
+	}
+	return a.Path + ":" + name
+}
+
+// OpenArchive lists the archive that spec names; ok is false when spec
+// names one array instead (a .npy file, FILE:NAME, standard input).
+func OpenArchive(spec string) (a *Archive, ok bool, err error) {
+	if spec == "-" {
+		return nil, false, nil
+	}
+	fi, statErr := os.Stat(spec)
+	if statErr != nil {
+		return nil, false, nil // FILE:NAME, or missing: Open says which
+	}
+	if fi.IsDir() {
+		entries, err := os.ReadDir(spec)
+		if err != nil {
+			return nil, true, openError(err)
+		}
+		a := &Archive{Path: spec, Kind: "folder", folder: true, Names: []string{}}
+		for _, e := range entries {
+			if name, ok := strings.CutSuffix(e.Name(), ".npy"); ok && !e.IsDir() {
+				a.Names = append(a.Names, name)
+			}
+		}
+		sort.Strings(a.Names)
+		return a, true, nil
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, false, nil // a pipe is read once, by Open: never opened here
+	}
+	if tf, ok, err := ListTensors(spec); ok {
+		if err != nil {
+			return nil, true, err
+		}
+		a := &Archive{Path: spec, Kind: tf.Format}
+		for _, t := range tf.Tensors {
+			a.Names = append(a.Names, t.Name)
+		}
+		return a, true, nil
+	}
+	f, err := os.Open(spec)
+	if err != nil {
+		return nil, false, nil
+	}
+	defer f.Close()
+	var sig [4]byte
+	if n, _ := f.ReadAt(sig[:], 0); !isZip(sig[:n]) {
+		return nil, false, nil
+	}
+	zr, err := zip.NewReader(f, fi.Size())
+	if err != nil {
+		return nil, true, npy.Malformed("not a valid .npz archive: %w", err)
+	}
+	a = &Archive{Path: spec, Kind: "npz"}
+	for _, zf := range zr.File {
+		a.Names = append(a.Names, strings.TrimSuffix(zf.Name, ".npy"))
+	}
+	return a, true, nil
+}

@@ -1,0 +1,92 @@
+package output
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"strider/formats/npy"
+	"strider/internal/termsafe"
+)
+
+// An output path names an archive member as an input spec does
+// ("file.npz:NAME", NAME without ".npy"), but the archive need not exist
+// yet, so where its name ends is read from the path alone: at the first ':'
+// that follows ".npz". A member name holds no ':' (checkMemberName), so
+// there is no second reading of the path (a.npz:b.npz:c could be member
+// "b.npz:c" of a.npz or member "c" of a.npz:b.npz), and formats.SplitSpec
+// reads back, from the same "file.npz:NAME", the member the output wrote.
+
+// MemberOutput splits an output path "file.npz:NAME" into the archive and
+// the member name, as the output writer does; ok is false when no ':'
+// follows ".npz".
+func MemberOutput(path string) (archive, member string, ok bool) { return splitMemberOutput(path) }
+
+// splitMemberOutput splits an output path "file.npz:NAME" into the archive
+// and the member name; ok is false when no ':' follows ".npz".
+func splitMemberOutput(path string) (archive, member string, ok bool) {
+	for i := 0; i < len(path); i++ {
+		if path[i] == ':' && strings.HasSuffix(strings.ToLower(path[:i]), ".npz") {
+			return path[:i], path[i+1:], true
+		}
+	}
+	return "", "", false
+}
+
+// isNpzPath reports a path that names an archive, which an output must
+// not replace with a .npy file.
+func isNpzPath(path string) bool {
+	return strings.HasSuffix(strings.ToLower(path), ".npz")
+}
+
+// checkMemberName refuses a member name that an output must not write into
+// an archive, although np.savez writes any: one that a later unzip would
+// extract outside its folder (an absolute path, a "." or ".." component, a
+// backslash, which unzip on Windows reads as a separator), one a terminal
+// or a file system would act on (control characters, NUL, bytes that are
+// not UTF-8, whose zip entry NumPy cannot decode), an empty name or
+// component, a ':' (see splitMemberOutput), and one whose entry "NAME.npy"
+// is longer than a zip entry name may be. Errors name it escaped.
+func checkMemberName(name string) error {
+	bad := func(why string) error {
+		return fmt.Errorf("member name \"%s\" %s", termsafe.Escape(name), why)
+	}
+	switch {
+	case name == "":
+		return errors.New("no member name after the ':' (-o FILE.npz:NAME)")
+	case !utf8.ValidString(name):
+		return bad("is not UTF-8")
+	case strings.IndexFunc(name, unicode.IsControl) >= 0:
+		return bad("holds a control character")
+	case strings.ContainsRune(name, '\\'):
+		return bad(`holds a backslash, which unzip on Windows reads as a folder separator`)
+	case strings.ContainsRune(name, ':'):
+		return bad("holds a ':', which would leave unclear where the archive's name ends")
+	case strings.HasPrefix(name, "/"):
+		return bad("is an absolute path, which unzip would write outside its folder")
+	case len(name)+len(".npy") > npy.ZipNameMax:
+		return bad(fmt.Sprintf("is %d bytes long, more than a zip entry name may be (%d, with .npy)", len(name), npy.ZipNameMax))
+	}
+	for _, part := range strings.Split(name, "/") {
+		switch part {
+		case "":
+			return bad("has an empty folder component")
+		case ".":
+			return bad(`has a "." component`)
+		case "..":
+			return bad(`has a ".." component, which unzip would follow out of its folder`)
+		}
+	}
+	return nil
+}
+
+// OutputFile is the file an output path writes: the archive of
+// "file.npz:NAME", else the path itself.
+func OutputFile(path string) string {
+	if archive, _, ok := splitMemberOutput(path); ok {
+		return archive
+	}
+	return path
+}

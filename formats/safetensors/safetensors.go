@@ -1,0 +1,307 @@
+package safetensors
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"unicode/utf8"
+
+	"strider/formats/npy"
+	"strider/internal/dtype"
+)
+
+// The .safetensors format (github.com/huggingface/safetensors): an 8-byte
+// little-endian header length N, N bytes of JSON, then the data buffer.
+// The JSON maps each tensor name to {"dtype", "shape", "data_offsets":
+// [begin, end]}, offsets relative to the data buffer, plus an optional
+// "__metadata__" object of strings. strider checks what the reference Rust
+// reader checks, and a little more (see docs/pytorch-inputs.md).
+
+// MaxHeader is the reference reader's limit on N (100 MB).
+const MaxHeader = 100_000_000
+
+// safetensorsDtype describes one dtype name of the format.
+type safetensorsDtype struct {
+	size  int         // bytes per element in the file
+	dtype dtype.Dtype // as strider reads it
+	widen func(dst, src []byte)
+	name  string // PyTorch's name, for a dtype NumPy lacks
+}
+
+// safetensorsDtypes are the dtype codes strider reads, from dtype.Formats.
+var safetensorsDtypes = func() map[string]safetensorsDtype {
+	m := make(map[string]safetensorsDtype)
+	for _, f := range dtype.Formats {
+		if r := npy.ReadFormat(f); f.Safetensors != "" && r.Size != 0 {
+			d := safetensorsDtype{r.Size, r.Dtype, r.Widen, ""}
+			if !f.NumPy() {
+				d.name = f.Torch
+			}
+			m[f.Safetensors] = d
+		}
+	}
+	return m
+}()
+
+// Parse indexes a whole .safetensors file.
+func Parse(b []byte) (*npy.TensorFile, error) {
+	if len(b) < 8 {
+		return nil, npy.Malformed("safetensors file of %d bytes is shorter than its 8-byte header length", len(b))
+	}
+	n := binary.LittleEndian.Uint64(b)
+	if n > MaxHeader {
+		return nil, npy.Malformed("safetensors header length %d is over the limit of %d bytes", n, MaxHeader)
+	}
+	if 8+n > uint64(len(b)) {
+		return nil, npy.Malformed("safetensors header length %d runs past the end of the file (%d bytes)", n, len(b))
+	}
+	text := b[8 : 8+n]
+	if !utf8.Valid(text) {
+		return nil, npy.Malformed("safetensors header is not valid UTF-8")
+	}
+	if len(text) == 0 || text[0] != '{' {
+		return nil, npy.Malformed("safetensors header does not start with '{'")
+	}
+	tf, err := DecodeHeader(text)
+	if err != nil {
+		return nil, err
+	}
+	// Offsets in order, from 0, without holes or overlap, ending at the
+	// end of the file; each tensor's size matching dtype x shape.
+	sort.SliceStable(tf.Tensors, func(i, j int) bool {
+		a, b := tf.Tensors[i], tf.Tensors[j]
+		return a.Loc.Begin < b.Loc.Begin || a.Loc.Begin == b.Loc.Begin && a.Loc.End < b.Loc.End
+	})
+	data := int64(len(b)) - 8 - int64(n)
+	at := int64(0)
+	for i := range tf.Tensors {
+		t := &tf.Tensors[i]
+		switch {
+		case t.Loc.Begin != at && t.Loc.Begin < at:
+			return nil, npy.Malformed("tensor %q: data_offsets [%d, %d] overlap the tensor before it, which ends at %d", t.Name, t.Loc.Begin, t.Loc.End, at)
+		case t.Loc.Begin != at:
+			return nil, npy.Malformed("tensor %q: data_offsets [%d, %d] leave a hole after byte %d", t.Name, t.Loc.Begin, t.Loc.End, at)
+		case t.Loc.End < t.Loc.Begin:
+			return nil, npy.Malformed("tensor %q: data_offsets [%d, %d] end before they begin", t.Name, t.Loc.Begin, t.Loc.End)
+		case t.Loc.End > data:
+			return nil, npy.Malformed("tensor %q: data_offsets [%d, %d] run past the end of the data (%d bytes)", t.Name, t.Loc.Begin, t.Loc.End, data)
+		}
+		if t.Err == nil {
+			want, ok := npy.CheckedNBytes(t.Shape, t.Loc.ItemSize)
+			if !ok {
+				return nil, npy.Malformed("tensor %q: shape %v overflows", t.Name, t.Shape)
+			}
+			if want != t.Loc.End-t.Loc.Begin {
+				return nil, npy.Malformed("tensor %q: %s of shape %v is %d bytes, but data_offsets [%d, %d] hold %d", t.Name, t.Stored, t.Shape, want, t.Loc.Begin, t.Loc.End, t.Loc.End-t.Loc.Begin)
+			}
+		}
+		at = t.Loc.End
+	}
+	if at != data {
+		return nil, npy.Malformed("safetensors file has %d bytes after its last tensor", data-at)
+	}
+	for i := range tf.Tensors {
+		tf.Tensors[i].Loc.Begin += 8 + int64(n)
+		tf.Tensors[i].Loc.End += 8 + int64(n)
+	}
+	return tf, nil
+}
+
+// DecodeHeader parses the JSON header strictly: one object,
+// nothing after it but whitespace, no duplicate keys at any level.
+func DecodeHeader(text []byte) (*npy.TensorFile, error) {
+	dec := json.NewDecoder(bytes.NewReader(text))
+	dec.UseNumber()
+	tf := &npy.TensorFile{Format: "safetensors"}
+	seen := map[string]bool{}
+	err := decodeObject(dec, "safetensors header", func(key string) error {
+		if seen[key] {
+			return npy.Malformed("safetensors header has the key %q twice", key)
+		}
+		seen[key] = true
+		if key == "__metadata__" {
+			return decodeMetadata(dec, tf)
+		}
+		t, err := decodeTensorInfo(dec, key)
+		if err != nil {
+			return err
+		}
+		tf.Tensors = append(tf.Tensors, t)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, npy.Malformed("safetensors header has text after its JSON object")
+	}
+	return tf, nil
+}
+
+// jsonError turns a decoder error into a one-line malformed error.
+func jsonError(where string, err error) error {
+	if err == io.EOF {
+		err = io.ErrUnexpectedEOF
+	}
+	if errors.Is(err, npy.ErrFormat) {
+		return err
+	}
+	return npy.Malformed("%s is not valid JSON: %v", where, err)
+}
+
+// decodeObject reads one JSON object from dec, calling field for each key
+// with the decoder positioned at its value.
+func decodeObject(dec *json.Decoder, where string, field func(key string) error) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return jsonError(where, err)
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return npy.Malformed("%s is not a JSON object", where)
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return jsonError(where, err)
+		}
+		key, ok := tok.(string)
+		if !ok {
+			return npy.Malformed("%s is not valid JSON", where)
+		}
+		if err := field(key); err != nil {
+			return err
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return jsonError(where, err)
+	}
+	return nil
+}
+
+// decodeMetadata reads __metadata__: an object of strings.
+func decodeMetadata(dec *json.Decoder, tf *npy.TensorFile) error {
+	tf.Metadata = map[string]string{}
+	return decodeObject(dec, "safetensors __metadata__", func(key string) error {
+		if _, dup := tf.Metadata[key]; dup {
+			return npy.Malformed("safetensors __metadata__ has the key %q twice", key)
+		}
+		tok, err := dec.Token()
+		if err != nil {
+			return jsonError("safetensors __metadata__", err)
+		}
+		s, ok := tok.(string)
+		if !ok {
+			return npy.Malformed("safetensors __metadata__ %q is not a string", key)
+		}
+		tf.Metadata[key] = s
+		return nil
+	})
+}
+
+// decodeTensorInfo reads one tensor's {"dtype", "shape", "data_offsets"}.
+// Other keys are skipped, as the reference reader skips them.
+func decodeTensorInfo(dec *json.Decoder, name string) (npy.Tensor, error) {
+	t := npy.Tensor{Name: name}
+	where := fmt.Sprintf("tensor %q", name)
+	seen := map[string]bool{}
+	var offsets []int
+	err := decodeObject(dec, where, func(key string) error {
+		if seen[key] {
+			return npy.Malformed("%s has the key %q twice", where, key)
+		}
+		seen[key] = true
+		switch key {
+		case "dtype":
+			tok, err := dec.Token()
+			if err != nil {
+				return jsonError(where, err)
+			}
+			s, ok := tok.(string)
+			if !ok {
+				return npy.Malformed("%s: dtype is not a string", where)
+			}
+			t.Stored = s // the format's name until it is known
+			return nil
+		case "shape":
+			shape, err := decodeUints(dec, where, "shape")
+			t.Shape = shape
+			return err
+		case "data_offsets":
+			var err error
+			offsets, err = decodeUints(dec, where, "data_offsets")
+			return err
+		}
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return jsonError(where, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return npy.Tensor{}, err
+	}
+	for _, k := range []string{"dtype", "shape", "data_offsets"} {
+		if !seen[k] {
+			return npy.Tensor{}, npy.Malformed("%s has no %s", where, k)
+		}
+	}
+	if len(offsets) != 2 {
+		return npy.Tensor{}, npy.Malformed("%s: data_offsets has %d numbers, not 2", where, len(offsets))
+	}
+	t.Loc.Begin, t.Loc.End = int64(offsets[0]), int64(offsets[1])
+	if len(t.Shape) > npy.MaxDims {
+		return npy.Tensor{}, npy.Malformed("%s has %d dimensions; NumPy allows at most %d", where, len(t.Shape), npy.MaxDims)
+	}
+	d, ok := safetensorsDtypes[t.Stored]
+	if !ok {
+		t.Err = npy.Unsupported("%s has dtype %q, which strider does not read (it reads BOOL, U8-U64, I8-I64, F16, F32, F64, C64, and BF16, F8_E4M3, F8_E5M2 widened to float32)", where, t.Stored)
+		return t, nil
+	}
+	t.Dtype, t.Loc.ItemSize, t.Loc.Widen, t.Widened = d.dtype, d.size, d.widen, d.widen != nil
+	if t.Stored = d.name; t.Stored == "" {
+		t.Stored = d.dtype.Name()
+	}
+	t.Major, t.Minor = 1, 0
+	return t, nil
+}
+
+// decodeUints reads a JSON array of integers in [0, MaxInt64]: no
+// fractions, exponents or signs, as Rust's usize.
+func decodeUints(dec *json.Decoder, where, what string) ([]int, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, jsonError(where, err)
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '[' {
+		return nil, npy.Malformed("%s: %s is not a list", where, what)
+	}
+	out := []int{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, jsonError(where, err)
+		}
+		num, ok := tok.(json.Number)
+		if !ok {
+			return nil, npy.Malformed("%s: %s holds %v, not an integer", where, what, tok)
+		}
+		v, err := strconv.ParseUint(string(num), 10, 64)
+		if err != nil || v > math.MaxInt64 {
+			return nil, npy.Malformed("%s: %s holds %s, not an integer in 0..%d", where, what, num, int64(math.MaxInt64))
+		}
+		out = append(out, int(v))
+		if len(out) > npy.MaxDims+2 && what == "shape" {
+			return nil, npy.Malformed("%s has more than %d dimensions; NumPy allows at most %d", where, npy.MaxDims, npy.MaxDims)
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, jsonError(where, err)
+	}
+	return out, nil
+}

@@ -1,5 +1,0 @@
-package npy
-
-import "unsafe"
-
-func uintptrOf(b []byte) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(b))) }
