@@ -3,6 +3,7 @@ package testkit
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // WantError checks the command-line contract for a failure: exit 2, one
@@ -23,5 +24,32 @@ func WantError(t testing.TB, code int, stdout, stderr []byte, command string) {
 	}
 	if strings.Contains(string(stderr), "goroutine") || strings.Contains(string(stderr), "panic") {
 		t.Fatalf("stderr shows a panic: %q", stderr)
+	}
+}
+
+// WantOneLine is WantError for a run whose standard output is not looked
+// at, and checks that the line mentions want.
+func WantOneLine(t testing.TB, code int, stderr, command, want string) {
+	t.Helper()
+	WantError(t, code, nil, []byte(stderr), command)
+	if !strings.Contains(stderr, want) {
+		t.Fatalf("stderr %q does not mention %q", stderr, want)
+	}
+}
+
+// WantNoControls fails when b holds a byte or character a terminal acts
+// on, other than the newlines that end lines: C0 and C1 controls, DEL,
+// the bidirectional embeddings and overrides, and bytes that are not
+// UTF-8.
+func WantNoControls(t testing.TB, what string, b []byte) {
+	t.Helper()
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		bad := r == utf8.RuneError && n == 1 || r < 0x20 && r != '\n' || r == 0x7f ||
+			r >= 0x80 && r <= 0x9f || r >= 0x202a && r <= 0x202e
+		if bad {
+			t.Fatalf("%s holds raw %q at byte %d: %q", what, b[i:i+n], i, b)
+		}
+		i += n
 	}
 }

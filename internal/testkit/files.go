@@ -161,3 +161,30 @@ func WriteZipNames(t testing.TB, path string, names ...string) {
 		t.Fatal(err)
 	}
 }
+
+// OpenDir is a new folder with the given mode whatever the umask, in a
+// folder other users can reach (t.TempDir's parent is private), removed
+// when the test ends.
+func OpenDir(t testing.TB, mode os.FileMode) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "strider-safety-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, mode); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// WantNoTemps fails when a temporary file of strider's (".strider-") is
+// in dir.
+func WantNoTemps(t testing.TB, dir string) {
+	t.Helper()
+	for _, n := range Names(t, dir) {
+		if strings.Contains(n, ".strider-") {
+			t.Fatalf("temporary file left in %s: %s", dir, n)
+		}
+	}
+}
