@@ -54,9 +54,14 @@ func run(t testing.TB, stdin []byte, args ...string) runResult {
 	app := NewApp()
 	app.Reader, app.Writer = in, &out
 	argv := append([]string{"strider"}, args...)
+	// The binary's os.Args is its argv: the --as-numpy scripts quote it
+	// (script.go's "# the same as:" line reads os.Args, not Run's argv).
+	saved := os.Args
+	os.Args = argv
 	watchdog := time.AfterFunc(runDeadline, func() { stalled(argv) })
 	code := Run(app, argv, &errb)
 	watchdog.Stop()
+	os.Args = saved
 	// What strider left unread is dropped, as when a child exits: the
 	// feeding goroutine then ends with EPIPE.
 	in.Close()
@@ -101,3 +106,19 @@ func wantError(t testing.TB, r runResult, command string) {
 	t.Helper()
 	testkit.WantError(t, r.code, r.stdout, r.stderr, command)
 }
+
+// fromRoot runs the rest of the test in the repository's root folder, where
+// the end-to-end tests ran it: its fixtures are named testdata/... there,
+// as the golden scripts, testdata/expected_info.jsonl and the subtests'
+// names spell them, and as strider prints them back.
+func fromRoot(t testing.TB) {
+	t.Helper()
+	t.Chdir("..")
+}
+
+// readFile and glob fail the test when a fixture cannot be read or none
+// matches.
+var (
+	readFile = testkit.ReadFile
+	glob     = testkit.Glob
+)

@@ -104,8 +104,9 @@ func Int8Npy(t testing.TB, vals ...byte) []byte {
 	return ReadFile(t, path)
 }
 
-// Member is one member of an archive that ZipOf writes.
-type Member struct {
+// Member is one member of an archive that ZipOf writes: a struct type, not
+// a named one, so that tests write members as {name, data}.
+type Member = struct {
 	Name string
 	Data []byte
 }
