@@ -246,3 +246,33 @@ func TestCompletionUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestCompletionCommand: each shell's script is printed, parses in that
+// shell where it is installed, and an unknown shell is a usage error.
+func TestCompletionCommand(t *testing.T) {
+	for _, tc := range []struct{ shell, check, mark string }{
+		{"bash", "bash", "complete -F _strider_complete strider"},
+		{"zsh", "zsh", "compdef _strider strider"},
+		{"fish", "fish", "complete -c strider"},
+		{"powershell", "pwsh", "Register-ArgumentCompleter -Native -CommandName 'strider'"},
+	} {
+		t.Run(tc.shell, func(t *testing.T) {
+			r := run(t, nil, "completion", tc.shell)
+			if r.code != 0 || len(r.stderr) != 0 || !bytes.Contains(r.stdout, []byte(tc.mark)) {
+				t.Fatalf("exit %d, stderr %q, script without %q", r.code, r.stderr, tc.mark)
+			}
+			if _, err := exec.LookPath(tc.check); err != nil {
+				t.Skipf("SKIPPED: %s is not installed: the %s script's syntax is unchecked", tc.check, tc.shell)
+			}
+			args := map[string][]string{"bash": {"-n"}, "zsh": {"-n"}, "fish": {"--no-execute"},
+				"pwsh": {"-NoProfile", "-NonInteractive", "-Command", "$null = [scriptblock]::Create([Console]::In.ReadToEnd())"}}[tc.check]
+			c := exec.Command(tc.check, args...)
+			c.Stdin = bytes.NewReader(r.stdout)
+			if msg, err := c.CombinedOutput(); err != nil || len(msg) > 0 {
+				t.Fatalf("%s %v: %v %s", tc.check, args, err, msg)
+			}
+		})
+	}
+	wantError(t, run(t, nil, "completion", "nosuch"), "completion")
+	wantError(t, run(t, nil, "completion"), "completion")
+}

@@ -1,10 +1,12 @@
-package main
+package cmd
 
 import (
 	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"strider/internal/testkit"
 )
 
 // scriptCases are command lines whose --as-numpy / --as-torch scripts are
@@ -57,6 +59,7 @@ var scriptCases = []struct {
 }
 
 func TestAsNumpyGolden(t *testing.T) {
+	fromRoot(t)
 	update := os.Getenv("STRIDER_UPDATE_GOLDEN") == "1"
 	for _, c := range scriptCases {
 		t.Run(c.name, func(t *testing.T) {
@@ -99,6 +102,7 @@ func TestAsNumpyGolden(t *testing.T) {
 // TestAsNumpyRefusals: bad command lines are refused as the command would
 // refuse them, and --as-torch where PyTorch has no such operation.
 func TestAsNumpyRefusals(t *testing.T) {
+	fromRoot(t)
 	for _, args := range [][]string{
 		{"transpose", "--axes", "1,x", "x.npy", "--as-numpy"},
 		{"transpose", "a.npy", "b.npy", "--as-numpy"},
@@ -123,6 +127,7 @@ func TestAsNumpyRefusals(t *testing.T) {
 // or replaces that member and keeps the others, as strider does (it once
 // saved a .npy file literally named "FILE.npz:NAME").
 func TestAsNumpyArchiveMember(t *testing.T) {
+	fromRoot(t)
 	dir := t.TempDir()
 	ex, err := filepath.Abs("testdata/example_f4_2x3x4_c.npy")
 	if err != nil {
@@ -146,7 +151,7 @@ func TestAsNumpyArchiveMember(t *testing.T) {
 			if r.code != 0 {
 				t.Fatalf("%v --as-numpy: exit %d: %s", a, r.code, r.stderr)
 			}
-			py := limitedCommand(t, caseDataLimit, "/usr/bin/python3", "-")
+			py := testkit.Command(t, runDeadline, 3<<30, testkit.Python, "-")
 			py.Stdin = bytes.NewReader(r.stdout)
 			if out, err := py.CombinedOutput(); err != nil {
 				t.Fatalf("the script of %v: %v\n%s", a, err, out)

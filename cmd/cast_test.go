@@ -1,4 +1,4 @@
-package main
+package cmd
 
 import (
 	"bytes"
@@ -16,6 +16,7 @@ import (
 // The conversions between dtypes are checked against NumPy by
 // scripts/parity_cast.py.
 func TestCast(t *testing.T) {
+	fromRoot(t)
 	fs := glob(t, "testdata/roundtrip_*_c.npy")
 	if len(fs) < 10 {
 		t.Fatalf("only %d fixtures", len(fs))
@@ -59,6 +60,7 @@ func TestCast(t *testing.T) {
 // TestCastRefusals: a rule that forbids the cast, an unknown dtype or rule:
 // exit 2, one line naming the values, no output file.
 func TestCastRefusals(t *testing.T) {
+	fromRoot(t)
 	in := "testdata/example_f4_2x3x4_c.npy"
 	out := filepath.Join(t.TempDir(), "out.npy")
 	for _, tc := range []struct {

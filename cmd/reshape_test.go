@@ -1,4 +1,4 @@
-package main
+package cmd
 
 import (
 	"bytes"
@@ -17,6 +17,7 @@ import (
 // gives the C file's data, in F index order the F file's data, whichever
 // file is the input; reshaping the flat array back gives the C file itself.
 func TestReshape(t *testing.T) {
+	fromRoot(t)
 	fs := glob(t, "testdata/roundtrip_*x*_f.npy")
 	if len(fs) < 10 {
 		t.Fatalf("only %d Fortran fixtures", len(fs))

@@ -1,4 +1,4 @@
-package main
+package cmd
 
 import (
 	"bytes"
@@ -76,6 +76,7 @@ func TestUniqueConsecutive(t *testing.T) {
 
 // TestUniqueConsecutiveRefusals: exit 2, one line, and no output left.
 func TestUniqueConsecutiveRefusals(t *testing.T) {
+	fromRoot(t)
 	dir := t.TempDir()
 	empty := filepath.Join(dir, "empty.npy")
 	if err := os.WriteFile(empty, npyOf(t, "<f8", []int{3, 0}, nil), 0o644); err != nil {

@@ -1,4 +1,4 @@
-package main
+package cmd
 
 import (
 	"bytes"
@@ -17,6 +17,7 @@ import (
 // header NumPy writes for the result. Mixed dtypes and byte orders are
 // checked against NumPy by scripts/parity_concat.py.
 func TestJoin(t *testing.T) {
+	fromRoot(t)
 	fs := glob(t, "testdata/roundtrip_*_c.npy")
 	if len(fs) < 10 {
 		t.Fatalf("only %d fixtures", len(fs))
@@ -67,6 +68,7 @@ func TestJoin(t *testing.T) {
 // TestJoinRefusals: shapes that do not match, an axis out of range, two
 // standard inputs: exit 2, one line naming the values.
 func TestJoinRefusals(t *testing.T) {
+	fromRoot(t)
 	x := "testdata/example_f4_2x3x4_c.npy"
 	y := "testdata/roundtrip_f4le_3x4_c.npy"
 	for _, tc := range []struct {

@@ -1,6 +1,6 @@
 //go:build linux
 
-package main
+package cmd
 
 import (
 	"encoding/binary"
@@ -19,7 +19,9 @@ import (
 // stride 0 (torch's expand) or overlapping strides, and so name far more
 // elements than it stores: (2**40,) on 4 bytes. strider reads it as a view.
 // Every command must answer within seconds or refuse up front with one
-// line, before any allocation, long loop or output file.
+// line, before any allocation, long loop or output file. The test process
+// runs under TestMain's memory limit, so that a regression that allocates
+// the whole view fails instead of filling the machine.
 
 // torchTensor is one float32 tensor of a torch.save file that expandedFile
 // writes: its storage's bytes, and its shape and strides in elements.
@@ -40,7 +42,7 @@ func expandedFile(t *testing.T, tensors map[string]torchTensor) string {
 	}
 	sort.Strings(names)
 	p := testkit.NewPickle().Op("}")
-	members := []safetyMember{}
+	members := []testkit.Member{}
 	for key, name := range names {
 		tn := tensors[name]
 		p.Str(name).Global("torch._utils", "_rebuild_tensor_v2").Op("(")
@@ -54,11 +56,11 @@ func expandedFile(t *testing.T, tensors map[string]torchTensor) string {
 			p.Op("t")
 		}
 		p.Op("\x89").Global("collections", "OrderedDict").Op(")RtRs")
-		members = append(members, safetyMember{fmt.Sprintf("archive/data/%d", key), tn.storage})
+		members = append(members, testkit.Member{fmt.Sprintf("archive/data/%d", key), tn.storage})
 	}
-	members = append(members, safetyMember{"archive/data.pkl", p.Done()}, safetyMember{"archive/version", []byte("3\n")})
+	members = append(members, testkit.Member{"archive/data.pkl", p.Done()}, testkit.Member{"archive/version", []byte("3\n")})
 	path := filepath.Join(t.TempDir(), "expanded.pt")
-	safetyZip(t, path, members...)
+	testkit.WriteZip(t, path, members...)
 	return path
 }
 
@@ -100,7 +102,7 @@ func hostileFile(t *testing.T) string {
 }
 
 // wantRefusal checks the contract's one line and that it names the count.
-func wantRefusal(t *testing.T, r result, command string, count string) {
+func wantRefusal(t *testing.T, r runResult, command string, count string) {
 	t.Helper()
 	wantError(t, r, command)
 	if !strings.Contains(string(r.stderr), count) {
@@ -122,7 +124,7 @@ func caseName(args []string) string {
 }
 
 // timed runs strider and fails when it takes more than a few seconds.
-func timed(t *testing.T, args ...string) result {
+func timed(t *testing.T, args ...string) runResult {
 	t.Helper()
 	start := time.Now()
 	r := run(t, nil, args...)
@@ -244,7 +246,7 @@ func TestExpandedToText(t *testing.T) {
 	} {
 		t.Run(caseName(tc.args), func(t *testing.T) {
 			wantRefusal(t, timed(t, append([]string{"to-text"}, tc.args...)...), "to-text", tc.count)
-			if names := faultNames(t, dir); len(names) != 0 {
+			if names := testkit.Names(t, dir); len(names) != 0 {
 				t.Fatalf("left behind: %v", names)
 			}
 		})
@@ -266,7 +268,7 @@ func TestExpandedToText(t *testing.T) {
 // output is created, with the least size.
 func TestExpandedToTextDisk(t *testing.T) {
 	pt := hostileFile(t)
-	full := faultMount(t, "1m", false)
+	full := testkit.Mount(t, "1m", false)
 	for _, args := range [][]string{
 		{pt + ":e24", "-o", filepath.Join(full, "out.txt")},
 		{"--json", pt + ":e24", "-o", filepath.Join(full, "out.txt")},
@@ -276,7 +278,7 @@ func TestExpandedToTextDisk(t *testing.T) {
 		if !strings.Contains(string(r.stderr), "at least 64.0 MiB") && !strings.Contains(string(r.stderr), "at least 48.0 MiB (50331648 bytes)") {
 			t.Errorf("the refusal does not give the least size: %s", r.stderr)
 		}
-		if names := faultNames(t, full); len(names) != 0 {
+		if names := testkit.Names(t, full); len(names) != 0 {
 			t.Fatalf("left behind: %v", names)
 		}
 	}

@@ -1,4 +1,4 @@
-package main
+package cmd
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"strider/internal/testkit"
 )
 
 // TestDocumentedChoices holds strider to the choices docs/behaviour.md
@@ -20,7 +22,7 @@ func TestDocumentedChoices(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, descr string, shape []int, data []byte) string {
 		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, append(npyHeader(descr, false, shape), data...), 0o644); err != nil {
+		if err := os.WriteFile(p, append(testkit.NpyHeader(descr, false, shape), data...), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return p
@@ -59,11 +61,11 @@ func TestDocumentedChoices(t *testing.T) {
 		if r.code != 0 {
 			t.Fatalf("exit %d: %s", r.code, r.stderr)
 		}
-		want := append(npyHeader("<f4", false, []int{3}), f32(10, 30, 30)...)
+		want := append(testkit.NpyHeader("<f4", false, []int{3}), f32(10, 30, 30)...)
 		if !bytes.Equal(r.stdout, want) {
 			t.Fatalf("got %q, want %q", r.stdout, want)
 		}
-		py := "/usr/bin/python3"
+		py := testkit.Python
 		ref := exec.Command(py, "-c", `import sys, numpy as np
 a, i = np.load(sys.argv[1]), np.load(sys.argv[2])
 np.save(sys.stdout.buffer, np.take_along_axis(a, i, -1))`, vec, idx32)

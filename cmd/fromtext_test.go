@@ -1,4 +1,4 @@
-package main
+package cmd
 
 import (
 	"encoding/json"
@@ -8,9 +8,10 @@ import (
 	"testing"
 )
 
-// TestTextCommands runs from-text, stats and to-text end to end through the
-// binary; the expected texts are what NumPy 1.24 prints for the same calls.
+// TestTextCommands runs from-text, stats and to-text from the command line;
+// the expected texts are what NumPy 1.24 prints for the same calls.
 func TestTextCommands(t *testing.T) {
+	fromRoot(t)
 	tmp := t.TempDir()
 	a := filepath.Join(tmp, "a.npy")
 	if r := run(t, []byte("# table\n1.5 -2\n\n3 4 # end\n"), "from-text", "-", "-o", a); r.code != 0 {

@@ -1,6 +1,6 @@
 //go:build linux
 
-package main
+package cmd
 
 import (
 	"archive/zip"
@@ -8,6 +8,7 @@ import (
 	"compress/flate"
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"hash/crc32"
 	"os"
 	"path/filepath"
@@ -18,17 +19,77 @@ import (
 	"strider/internal/testkit"
 )
 
-// Hostile .safetensors and torch.save files (issue 27): pickles that once
-// hung the reader or ran it out of memory, a storage that inflates a
-// thousandfold, and names that a terminal would obey. Each is answered in
+// Names and hostile pickles in tensor files (issue 27): names and strings
+// a file controls reach the terminal escaped in info's listings and error
+// lines (--json keeps them exact), and torch.save files built to hang the
+// reader, run it out of memory or inflate a thousandfold are answered in
 // seconds, read or refused with one line; npy/torch_hostile_test.go has
 // the same shapes against the readers' bounds.
+
+// hostileNames are names a file may carry that a terminal would act on:
+// clear the screen, set the title (OSC), ring, return, back up, end a
+// string, switch to C1 CSI, reorder the line.
+var hostileNames = []string{
+	"\x1b[2J\x1b[31mX",
+	"\x1b]0;pwned\x07",
+	"cr\rbs\x08nul\x00",
+	"c1\u009b31m",
+	"rtl\u202eevil",
+	"bad\xffutf8",
+}
+
+// safetensorsWith writes a safetensors file with one 1-element float32
+// tensor per name.
+func safetensorsWith(t *testing.T, path string, names ...string) {
+	t.Helper()
+	header := map[string]any{}
+	for i, name := range names {
+		header[name] = map[string]any{"dtype": "F32", "shape": []int{1}, "data_offsets": []int{4 * i, 4*i + 4}}
+	}
+	h, err := json.Marshal(header)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := binary.LittleEndian.AppendUint64(nil, uint64(len(h)))
+	b = append(append(b, h...), make([]byte, 4*len(names))...)
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestTerminalSafeNames: names and strings a file controls never reach the
+// terminal raw in a human-readable line (issue 27): info's listing, and
+// error lines that name or list members.
+func TestTerminalSafeNames(t *testing.T) {
+	dir := t.TempDir()
+	for i, name := range hostileNames {
+		t.Run(fmt.Sprintf("name%d", i), func(t *testing.T) {
+			npz := filepath.Join(dir, fmt.Sprintf("h%d.npz", i))
+			testkit.WriteZip(t, npz, testkit.Member{name + ".npy", testkit.Int8Npy(t, 1, 2)}, testkit.Member{"ok.npy", testkit.Int8Npy(t, 3)})
+			st := filepath.Join(dir, fmt.Sprintf("h%d.safetensors", i))
+			safetensorsWith(t, st, name, "ok")
+			for _, args := range [][]string{
+				{"info", npz},
+				{"show", npz},
+				{"show", npz + ":nosuch"},
+				{"info", st},
+				{"show", st},
+				{"show", st + ":nosuch"},
+				{"stats", st},
+			} {
+				r := run(t, nil, args...)
+				testkit.WantNoControls(t, "stdout of "+args[0], r.stdout)
+				testkit.WantNoControls(t, "stderr of "+args[0], r.stderr)
+			}
+		})
+	}
+}
 
 // writeTorch writes a torch.save archive of the pickle p whose storage "0"
 // holds one float32 1.0, stored as torch.save stores it.
 func writeTorch(t *testing.T, path string, p []byte) string {
 	t.Helper()
-	safetyZip(t, path, safetyMember{"archive/data.pkl", p}, safetyMember{"archive/data/0", []byte{0, 0, 0x80, 0x3f}})
+	testkit.WriteZip(t, path, testkit.Member{"archive/data.pkl", p}, testkit.Member{"archive/data/0", []byte{0, 0, 0x80, 0x3f}})
 	return path
 }
 
@@ -206,7 +267,7 @@ func TestTensorNamesEscaped(t *testing.T) {
 	}
 	// An .npz member's name and a refused dtype written in a .npy header.
 	npz := filepath.Join(dir, "esc.npz")
-	safetyZip(t, npz, safetyMember{clear + ".npy", safetyNpy(t, 1)}, safetyMember{"\ab.npy", append(npyHeader("M8[\x1b[2J]", false, []int{1}), make([]byte, 8)...)})
+	testkit.WriteZip(t, npz, testkit.Member{clear + ".npy", testkit.Int8Npy(t, 1)}, testkit.Member{"\ab.npy", append(testkit.NpyHeader("M8[\x1b[2J]", false, []int{1}), make([]byte, 8)...)})
 	r := run(t, nil, "info", npz)
 	terminalSafe(t, "info of an .npz stdout", r.stdout)
 	terminalSafe(t, "info of an .npz stderr", r.stderr)
