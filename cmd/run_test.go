@@ -68,7 +68,7 @@ func TestCommandLine(t *testing.T) {
 		{"missing input", "transpose", []string{"transpose", "nosuch.npy"}, "nosuch.npy"},
 		{"two inputs", "transpose", []string{"transpose", ex, ex}, "expected one input"},
 		{"unknown flag", "transpose", []string{"transpose", "--bogus", ex}, "bogus"},
-		{"missing output folder", "transpose", []string{"transpose", ex, "-o", filepath.Join(tmp, "no/such/dir/x.npy")}, "no/such/dir"},
+		{"missing output folder", "transpose", []string{"transpose", ex, "-o", filepath.Join(tmp, "no/such/dir/x.npy")}, filepath.FromSlash("no/such/dir")},
 		{"npz member missing", "info", []string{"info", "testdata/archive.npz:nosuch"}, "nosuch"},
 		{"npz needs a member", "transpose", []string{"transpose", "testdata/archive.npz"}, "archive.npz"},
 	}
