@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"archive/zip"
 	"bytes"
 	"os"
 	"os/exec"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"strider/internal/testkit"
 	"strider/npy"
 )
 
@@ -30,7 +30,7 @@ func answer(t *testing.T, words ...string) (directive string, out []string) {
 func TestComplete(t *testing.T) {
 	dir := t.TempDir()
 	zipped := filepath.Join(dir, "odd names.npz")
-	writeZip(t, zipped, "w.npy", "w2.npy", "$(touch pwned).npy", "a\nb.npy", "\x1b[2J.npy", "x:y.npy")
+	testkit.WriteZipNames(t, zipped, "w.npy", "w2.npy", "$(touch pwned).npy", "a\nb.npy", "\x1b[2J.npy", "x:y.npy")
 	for _, tc := range []struct {
 		name       string
 		words      []string
@@ -108,29 +108,10 @@ func TestComplete(t *testing.T) {
 // word, and a terminal would act on it); the others are.
 func TestCompleteMembersSkipsUntypeable(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "a.npz")
-	writeZip(t, path, "ok.npy", "a\nb.npy", "\x1b[2J.npy", "bidi\u202e.npy")
+	testkit.WriteZipNames(t, path, "ok.npy", "a\nb.npy", "\x1b[2J.npy", "bidi\u202e.npy")
 	_, got := answer(t, "show", path+":")
 	if want := []string{path + ":ok"}; !slices.Equal(got, want) {
 		t.Fatalf("offers %q, want %q", got, want)
-	}
-}
-
-// writeZip writes an .npz-like zip whose members have the given names; the
-// completion reads only its directory, so the members are empty.
-func writeZip(t *testing.T, path string, names ...string) {
-	t.Helper()
-	var b bytes.Buffer
-	z := zip.NewWriter(&b)
-	for _, n := range names {
-		if _, err := z.Create(n); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := z.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }
 
