@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"archive/zip"
 	"bytes"
 	"os"
 	"os/exec"
@@ -13,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"strider/formats/npy"
+	"strider/internal/testkit"
 )
 
 // answer runs a completion request for the words (the last is the word
@@ -30,7 +30,7 @@ func answer(t *testing.T, words ...string) (directive string, out []string) {
 func TestComplete(t *testing.T) {
 	dir := t.TempDir()
 	zipped := filepath.Join(dir, "odd names.npz")
-	writeZip(t, zipped, "w.npy", "w2.npy", "$(touch pwned).npy", "a\nb.npy", "\x1b[2J.npy", "x:y.npy")
+	testkit.WriteZipNames(t, zipped, "w.npy", "w2.npy", "$(touch pwned).npy", "a\nb.npy", "\x1b[2J.npy", "x:y.npy")
 	for _, tc := range []struct {
 		name       string
 		words      []string
@@ -108,29 +108,10 @@ func TestComplete(t *testing.T) {
 // word, and a terminal would act on it); the others are.
 func TestCompleteMembersSkipsUntypeable(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "a.npz")
-	writeZip(t, path, "ok.npy", "a\nb.npy", "\x1b[2J.npy", "bidi\u202e.npy")
+	testkit.WriteZipNames(t, path, "ok.npy", "a\nb.npy", "\x1b[2J.npy", "bidi\u202e.npy")
 	_, got := answer(t, "show", path+":")
 	if want := []string{path + ":ok"}; !slices.Equal(got, want) {
 		t.Fatalf("offers %q, want %q", got, want)
-	}
-}
-
-// writeZip writes an .npz-like zip whose members have the given names; the
-// completion reads only its directory, so the members are empty.
-func writeZip(t *testing.T, path string, names ...string) {
-	t.Helper()
-	var b bytes.Buffer
-	z := zip.NewWriter(&b)
-	for _, n := range names {
-		if _, err := z.Create(n); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := z.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }
 
@@ -245,4 +226,34 @@ func TestCompletionUsage(t *testing.T) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and %q", tc.args, code, out.String(), errb.String(), tc.want)
 		}
 	}
+}
+
+// TestCompletionCommand: each shell's script is printed, parses in that
+// shell where it is installed, and an unknown shell is a usage error.
+func TestCompletionCommand(t *testing.T) {
+	for _, tc := range []struct{ shell, check, mark string }{
+		{"bash", "bash", "complete -F _strider_complete strider"},
+		{"zsh", "zsh", "compdef _strider strider"},
+		{"fish", "fish", "complete -c strider"},
+		{"powershell", "pwsh", "Register-ArgumentCompleter -Native -CommandName 'strider'"},
+	} {
+		t.Run(tc.shell, func(t *testing.T) {
+			r := run(t, nil, "completion", tc.shell)
+			if r.code != 0 || len(r.stderr) != 0 || !bytes.Contains(r.stdout, []byte(tc.mark)) {
+				t.Fatalf("exit %d, stderr %q, script without %q", r.code, r.stderr, tc.mark)
+			}
+			if _, err := exec.LookPath(tc.check); err != nil {
+				t.Skipf("SKIPPED: %s is not installed: the %s script's syntax is unchecked", tc.check, tc.shell)
+			}
+			args := map[string][]string{"bash": {"-n"}, "zsh": {"-n"}, "fish": {"--no-execute"},
+				"pwsh": {"-NoProfile", "-NonInteractive", "-Command", "$null = [scriptblock]::Create([Console]::In.ReadToEnd())"}}[tc.check]
+			c := exec.Command(tc.check, args...)
+			c.Stdin = bytes.NewReader(r.stdout)
+			if msg, err := c.CombinedOutput(); err != nil || len(msg) > 0 {
+				t.Fatalf("%s %v: %v %s", tc.check, args, err, msg)
+			}
+		})
+	}
+	wantError(t, run(t, nil, "completion", "nosuch"), "completion")
+	wantError(t, run(t, nil, "completion"), "completion")
 }

@@ -12,6 +12,7 @@ import (
 
 	"strider/internal/dtype"
 	"strider/internal/pylit"
+	"strider/internal/testkit"
 	"strider/ops"
 )
 
@@ -81,20 +82,9 @@ func randomView(r *rand.Rand, elems []int, maxDims int) ops.View {
 		}
 	}
 	v := ops.View{Elem: elem, Shape: shape, Strides: strides}.Permute(r.Perm(nd))
-	lo, hi := 0, 0
-	for k, n := range v.Shape {
-		if n == 0 {
-			lo, hi = 0, 0
-			break
-		}
-		if v.Strides[k] > 0 {
-			hi += (n - 1) * v.Strides[k]
-		} else {
-			lo += (n - 1) * v.Strides[k]
-		}
-	}
-	v.Offset = -lo + r.IntN(3)
-	v.Data = make([]byte, (v.Offset+hi+1+r.IntN(3))*elem)
+	offset, length := testkit.Storage(r, v.Shape, v.Strides)
+	v.Offset = offset
+	v.Data = make([]byte, length*elem)
 	for i := range v.Data {
 		v.Data[i] = byte(r.Uint32())
 	}

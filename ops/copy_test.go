@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"strider/internal/testkit"
 	"testing"
 )
 
@@ -57,21 +58,9 @@ func randomView(r *rand.Rand) View {
 	perm := r.Perm(ndim)
 	v := View{Elem: elem, Shape: shape, Strides: strides}
 	v = v.Permute(perm)
-	lo, hi := 0, 0
-	for k, n := range v.Shape {
-		if n == 0 {
-			lo, hi = 0, 0
-			break
-		}
-		if v.Strides[k] > 0 {
-			hi += (n - 1) * v.Strides[k]
-		} else {
-			lo += (n - 1) * v.Strides[k]
-		}
-	}
-	slack := r.IntN(3)
-	v.Offset = -lo + slack
-	v.Data = make([]byte, (v.Offset+hi+1+r.IntN(3))*elem)
+	offset, length := testkit.Storage(r, v.Shape, v.Strides)
+	v.Offset = offset
+	v.Data = make([]byte, length*elem)
 	for i := range v.Data {
 		v.Data[i] = byte(r.Uint32())
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"strider/internal/dtype"
+	"strider/internal/testkit"
 )
 
 // sortDtypes is every dtype Sort handles, by kind and size.
@@ -309,20 +310,9 @@ func sortView(r *rand.Rand, kind byte, elem int, big bool, shape []int) View {
 		}
 	}
 	v := View{Elem: elem, Shape: shape, Strides: strides}
-	lo, hi := 0, 0
-	for k, n := range v.Shape {
-		if n == 0 {
-			lo, hi = 0, 0
-			break
-		}
-		if v.Strides[k] > 0 {
-			hi += (n - 1) * v.Strides[k]
-		} else {
-			lo += (n - 1) * v.Strides[k]
-		}
-	}
-	v.Offset = -lo + r.IntN(3)
-	v.Data = make([]byte, (v.Offset+hi+1+r.IntN(3))*elem)
+	offset, length := testkit.Storage(r, v.Shape, v.Strides)
+	v.Offset = offset
+	v.Data = make([]byte, length*elem)
 	sortData(r, v.Data, kind, elem, big)
 	return v
 }

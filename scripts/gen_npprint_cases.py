@@ -11,8 +11,9 @@
   test_arrayprint.py and test_scalarprint.py.
 
 - show_fixtures.json: print() of every .npy in testdata/ (all dtypes, both byte orders, C and
-  Fortran, 0-d, empty), str and repr, with default options and summarized, for the binary's
-  own test (main_show_test.go) to check the reading of bytes, strides and byte orders.
+  Fortran, 0-d, empty), str and repr, with default options and summarized, for strider's
+  command test (cmd/show_linux_test.go) to check the reading of bytes, strides and byte
+  orders.
 
 Every expected string is NumPy's output; nothing is written by hand. The script is
 deterministic (seeded), so rerunning it leaves the files unchanged.

@@ -1,6 +1,3 @@
-// Package testkit holds what the tests of several packages build their
-// cases with, so that no test file keeps a copy of another's helpers. Only
-// tests import it.
 package testkit
 
 import (
