@@ -60,11 +60,8 @@ Examples:
 
 // showJob is show's command line.
 type showJob struct {
-	in    string
-	expr  string // EXPR, when hasExpr
-	items []pylit.IndexItem
-	// hasExpr says EXPR was given: items may then be empty (a[()]).
-	hasExpr    bool
+	in         string
+	sel        selection
 	repr, full bool
 	opt        npprint.Options // with --full's threshold
 	// given are the print options of a value set on the command line, by
@@ -88,12 +85,8 @@ func parseShow(c *cli.Context) (job, error) {
 		return nil, err
 	}
 	j.threshold, _ = parseInt(thresholdFlag.Name, c.String(thresholdFlag.Name))
-	if len(args) == 2 {
-		j.expr, j.hasExpr = args[1], true
-		// EXPR is what goes between a[ and ]; pylit.ParseIndex owns its reading.
-		if j.items, err = pylit.ParseIndex(j.expr); err != nil {
-			return nil, usagef("%v", err)
-		}
+	if j.sel, err = parseSelection(args[1:]); err != nil {
+		return nil, err
 	}
 	return j, nil
 }
@@ -119,13 +112,10 @@ func (j showJob) run(e *env) error {
 		return err
 	}
 	defer in.Close()
-	name := displayName(j.in)
-	if j.items != nil {
-		name += "[" + j.expr + "]"
-	}
+	name := j.sel.name(j.in)
 	v := in.view
-	if j.items != nil {
-		if v, err = indexView(name, in.view, j.items); err != nil {
+	if j.sel.items != nil {
+		if v, err = indexView(name, in.view, j.sel.items); err != nil {
 			return err
 		}
 	}
@@ -145,7 +135,7 @@ func (j showJob) run(e *env) error {
 	}
 	a := edgeElements(v, in.Dtype, j.opt)
 	var text string
-	if j.repr && !isScalarIndex(j.items, j.hasExpr, len(in.Shape)) {
+	if j.repr && !isScalarIndex(j.sel.items, j.sel.given, len(in.Shape)) {
 		text = npprint.Repr(a, j.opt)
 	} else {
 		text = npprint.Str(a, j.opt)
@@ -270,11 +260,7 @@ func edgeElements(v ops.View, f dtype.Dtype, o npprint.Options) npprint.Array {
 // script prints a (or a[EXPR]) under np.printoptions with the options
 // given.
 func (j showJob) script(s *script) error {
-	a := s.load("a", j.in)
-	if j.hasExpr {
-		s.sliceNames(j.expr)
-		a = fmt.Sprintf("a[%s]", strings.Join(strings.Fields(j.expr), " "))
-	}
+	a := j.sel.of(s, s.load("a", j.in))
 	var kw []string
 	for _, f := range []struct {
 		name string

@@ -65,11 +65,9 @@ const statsMaxVisits = 1 << 28
 
 // statsJob is stats' command line.
 type statsJob struct {
-	in      string
-	hasExpr bool
-	expr    string            // EXPR as given
-	items   []pylit.IndexItem // EXPR read (nil for a[()], as without EXPR)
-	json    bool
+	in   string
+	sel  selection
+	json bool
 }
 
 func parseStats(c *cli.Context) (job, error) {
@@ -77,12 +75,9 @@ func parseStats(c *cli.Context) (job, error) {
 		return nil, usagef("expected IN and an optional EXPR, got %d arguments (see strider stats --help)", c.NArg())
 	}
 	j := statsJob{in: c.Args().Get(0), json: c.Bool(statsJSONFlag.Name)}
-	if j.hasExpr = c.NArg() == 2; j.hasExpr {
-		j.expr = c.Args().Get(1)
-		var err error
-		if j.items, err = pylit.ParseIndex(j.expr); err != nil {
-			return nil, usagef("%v", err)
-		}
+	var err error
+	if j.sel, err = parseSelection(c.Args().Tail()); err != nil {
+		return nil, err
 	}
 	return j, nil
 }
@@ -98,10 +93,7 @@ func (j statsJob) run(e *env) error {
 		return err
 	}
 	defer in.Close()
-	name := displayName(j.in)
-	if j.items != nil {
-		name += "[" + j.expr + "]"
-	}
+	name := j.sel.name(j.in)
 	v, gather, gathered, err := j.view(e, in, name)
 	if err != nil {
 		return err
@@ -140,10 +132,10 @@ func (j statsJob) run(e *env) error {
 // view is a[EXPR], the input's view when EXPR makes one; otherwise a
 // buffer of the elements EXPR picks, which gather fills (gathered bytes).
 func (j statsJob) view(e *env, in input, name string) (v ops.View, gather func(o ops.Options) error, gathered int64, err error) {
-	if j.items == nil {
+	if j.sel.items == nil {
 		return in.view, nil, 0, nil
 	}
-	ix, err := in.view.Index(j.items)
+	ix, err := in.view.Index(j.sel.items)
 	if err != nil {
 		return v, nil, 0, err
 	}
@@ -244,9 +236,8 @@ func (j statsJob) script(s *script) error {
 		return usagef("--as-numpy prints the text form of stats; leave out --json")
 	}
 	s.load("a", j.in)
-	if j.hasExpr {
-		s.sliceNames(j.expr)
-		s.add("a = np.asarray(a[%s])", strings.Join(strings.Fields(j.expr), " "))
+	if j.sel.given {
+		s.add("a = np.asarray(%s)", j.sel.of(s, "a"))
 	}
 	s.add("x = np.abs(a) if a.dtype.kind == 'c' else a  # complex: the statistics of the magnitude")
 	s.add("f = x.astype(np.float64)")
