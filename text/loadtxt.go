@@ -143,23 +143,51 @@ func (o LoadTxt) Plan(text []byte, f dtype.Dtype, opt ops.Options) (*TextPlan, e
 	if err != nil {
 		return nil, err
 	}
-	// Skipped lines are found one by one; the rest is cut into chunks of
-	// whole lines for the threads.
+	body, line := o.skipRows(text)
+	threads := textThreads(body, opt)
+	bounds := lineChunks(body, threads*4)
+	p := &TextPlan{o: o, f: f, parse: parse, body: body, line: line, bounds: bounds,
+		rows: make([]int, len(bounds)-1), cols: -1, opt: opt}
+	total := p.countRows(threads)
+	switch {
+	case o.UseCols != nil:
+		p.cols = len(o.UseCols)
+	case total == 0:
+		// NumPy's reader makes an empty input a (0, 1) array; loadtxt's
+		// squeeze then gives (0,) unless ndmin is 2.
+		p.cols = 1
+	default:
+		p.cols = p.firstRowCols()
+	}
+	p.Shape = loadtxtShape(total, p.cols, o.NDMin)
+	return p, nil
+}
+
+// skipRows returns the text after the SkipRows lines it skips, and the
+// number (1-based) of its first line.
+func (o LoadTxt) skipRows(text []byte) (body []byte, line int) {
 	start, line := 0, 1
 	for k := 0; k < o.SkipRows && start < len(text); k++ {
 		start = nextLine(text, start)
 		line++
 	}
-	body := text[start:]
-	threads := opt.ThreadCount()
+	return text[start:], line
+}
+
+// textThreads is how many threads parse body: one for a short text.
+func textThreads(body []byte, opt ops.Options) int {
 	if len(body) < 1<<16 {
-		threads = 1
+		return 1
 	}
-	nchunks := threads * 4
-	var bounds []int
+	return opt.ThreadCount()
+}
+
+// lineChunks cuts body into n chunks of whole lines, about equal in size:
+// chunk c is body[bounds[c]:bounds[c+1]].
+func lineChunks(body []byte, n int) (bounds []int) {
 	bounds = append(bounds, 0)
-	for c := 1; c < nchunks; c++ {
-		at := max(len(body)*c/nchunks, bounds[len(bounds)-1])
+	for c := 1; c < n; c++ {
+		at := max(len(body)*c/n, bounds[len(bounds)-1])
 		for at < len(body) && body[at] != '\n' {
 			at++
 		}
@@ -168,41 +196,46 @@ func (o LoadTxt) Plan(text []byte, f dtype.Dtype, opt ops.Options) (*TextPlan, e
 		}
 		bounds = append(bounds, at)
 	}
-	bounds = append(bounds, len(body))
-	p := &TextPlan{o: o, f: f, parse: parse, body: body, line: line, bounds: bounds,
-		rows: make([]int, len(bounds)-1), cols: -1, opt: opt}
-	lines := make([]int, len(p.rows))
+	return append(bounds, len(body))
+}
+
+// countRows counts the data rows of each chunk into p.rows, on threads
+// threads, and returns their sum.
+func (p *TextPlan) countRows(threads int) int {
 	ops.Parallel(len(p.rows), threads, func(lo, hi int) {
 		for c := lo; c < hi; c++ {
-			forLines(body[bounds[c]:bounds[c+1]], func(l []byte) {
-				lines[c]++
-				if o.hasData(l) {
+			forLines(p.chunk(c), func(l []byte) {
+				if p.o.hasData(l) {
 					p.rows[c]++
 				}
 			})
 		}
 	})
 	total := 0
-	for c, r := range p.rows {
-		if r > 0 && p.cols < 0 {
-			forLines(body[bounds[c]:bounds[c+1]], func(l []byte) {
-				if p.cols < 0 && o.hasData(l) {
-					p.cols = o.countFields(o.content(l))
-				}
-			})
-		}
+	for _, r := range p.rows {
 		total += r
-		line += lines[c]
 	}
-	if o.UseCols != nil {
-		p.cols = len(o.UseCols)
-	} else if total == 0 {
-		// NumPy's reader makes an empty input a (0, 1) array; loadtxt's
-		// squeeze then gives (0,) unless ndmin is 2.
-		p.cols = 1
+	return total
+}
+
+// firstRowCols is the number of fields of the first data row.
+func (p *TextPlan) firstRowCols() int {
+	c := 0
+	for p.rows[c] == 0 {
+		c++
 	}
-	p.Shape = loadtxtShape(total, p.cols, o.NDMin)
-	return p, nil
+	cols := -1
+	forLines(p.chunk(c), func(l []byte) {
+		if cols < 0 && p.o.hasData(l) {
+			cols = p.o.countFields(p.o.content(l))
+		}
+	})
+	return cols
+}
+
+// chunk is the text of chunk c.
+func (p *TextPlan) chunk(c int) []byte {
+	return p.body[p.bounds[c]:p.bounds[c+1]]
 }
 
 // Fill parses the rows into dst (Bytes long), in C order, on the plan's
@@ -218,17 +251,14 @@ func (p *TextPlan) Fill(dst []byte) error {
 	for c, r := range p.rows {
 		offsets[c+1] = offsets[c] + r*rowBytes
 	}
-	threads := p.opt.ThreadCount()
-	if len(p.body) < 1<<16 {
-		threads = 1
-	}
+	threads := textThreads(p.body, p.opt)
 	chunks := make([]textChunk, len(p.rows))
 	ops.Parallel(len(chunks), threads, func(lo, hi int) {
 		for c := lo; c < hi; c++ {
 			// The chunk appends into its own rows of dst: a capacity of
 			// exactly its counted rows, so the appends never move it.
 			out := dst[offsets[c]:offsets[c]:offsets[c+1]]
-			chunks[c] = p.o.parseChunk(p.body[p.bounds[c]:p.bounds[c+1]], p.f, p.parse, p.cols, out)
+			chunks[c] = p.o.parseChunk(p.chunk(c), p.f, p.parse, p.cols, out)
 		}
 	})
 	// The first error in text order.
@@ -466,29 +496,12 @@ func (o LoadTxt) parseUseCols(ch *textChunk, l []byte, f dtype.Dtype, parse fiel
 			return
 		}
 	}
-	badK := len(o.UseCols) // the first column out of range
-	for k, col := range o.UseCols {
-		if col < 0 {
-			col += n
-		}
-		if col < 0 || n >= 0 && col >= n {
-			badK = k
-			break
-		}
-		picks = append(picks, colPick{col, k})
-	}
-	slices.SortFunc(picks, func(a, b colPick) int { return a.col - b.col })
+	picks, badK := o.pickCols(picks, n) // badK: the first column out of range
 	field, next, ok := o.nextField(l, 0)
 	if !ok {
 		return // no fields: not a row
 	}
-	start := len(ch.data)
-	rowBytes := len(o.UseCols) * f.Size
-	if cap(ch.data)-start >= rowBytes {
-		ch.data = ch.data[:start+rowBytes]
-	} else { // past the rows Plan counted, which Fill reports
-		ch.data = append(ch.data, make([]byte, rowBytes)...)
-	}
+	start := ch.growRow(len(o.UseCols) * f.Size)
 	errK := badK // the first element that did not parse
 	var bad *TextError
 	i, col := 0, 0
@@ -521,6 +534,39 @@ func (o LoadTxt) parseUseCols(ch *textChunk, l []byte, f dtype.Dtype, parse fiel
 		return
 	}
 	ch.data = ch.data[:start]
+}
+
+// pickCols appends to picks, in column order, the columns of usecols in a
+// row of n fields (n < 0: not counted, so any column not negative is in
+// range), up to the first that is out of range, and returns picks and the
+// index in usecols of that column (len(o.UseCols) if none).
+func (o LoadTxt) pickCols(picks []colPick, n int) ([]colPick, int) {
+	badK := len(o.UseCols)
+	for k, col := range o.UseCols {
+		if col < 0 {
+			col += n
+		}
+		if col < 0 || n >= 0 && col >= n {
+			badK = k
+			break
+		}
+		picks = append(picks, colPick{col, k})
+	}
+	slices.SortFunc(picks, func(a, b colPick) int { return a.col - b.col })
+	return picks, badK
+}
+
+// growRow extends ch.data by a row of rowBytes and returns where the row
+// starts: within the capacity Plan's count gave it, or past the rows Plan
+// counted, which Fill reports.
+func (ch *textChunk) growRow(rowBytes int) (start int) {
+	start = len(ch.data)
+	if cap(ch.data)-start >= rowBytes {
+		ch.data = ch.data[:start+rowBytes]
+	} else {
+		ch.data = append(ch.data, make([]byte, rowBytes)...)
+	}
+	return start
 }
 
 // scanRow is parseRow for a float row of cols fields in the common
@@ -651,42 +697,66 @@ func fieldParser(f dtype.Dtype) (fieldFunc, error) {
 	bad := func(field []byte) error {
 		return fmt.Errorf("could not convert string %s to %s", pyQuote(field), name)
 	}
-	put := func(dst []byte, u uint64) []byte { return appendFloatBits(dst, u, f) }
 	switch f.Kind {
 	case 'f':
-		return func(dst, field []byte) ([]byte, error) {
-			x, ok := parsePyFloat(field)
-			if !ok && f.Size == 2 {
-				// NumPy 1.24 reads float16 with Python's float(), which
-				// takes underscores between digits ("1_0" is 10).
-				x, ok = parseUnderscored(field)
-			}
-			if !ok {
-				return dst, bad(field)
-			}
-			return appendFloat(dst, x, f), nil
-		}, nil
+		return floatField(f, bad), nil
 	case 'c':
-		half := f.Part()
-		return func(dst, field []byte) ([]byte, error) {
-			re, im, ok := parseComplex(field)
-			if !ok {
-				return dst, bad(field)
-			}
-			return appendFloat(appendFloat(dst, re, half), im, half), nil
-		}, nil
+		return complexField(f, bad), nil
 	case 'b':
-		return func(dst, field []byte) ([]byte, error) {
-			neg, mag, ok := parseCInt(field)
-			if !ok || neg && mag > 1<<63 {
-				return dst, bad(field)
-			}
-			if mag != 0 {
-				return append(dst, 1), nil
-			}
-			return append(dst, 0), nil
-		}, nil
+		return boolField(bad), nil
 	}
+	return intField(f, bad), nil
+}
+
+// floatField parses a field as Python's float() does, into a float of
+// format f.
+func floatField(f dtype.Dtype, bad func([]byte) error) fieldFunc {
+	return func(dst, field []byte) ([]byte, error) {
+		x, ok := parsePyFloat(field)
+		if !ok && f.Size == 2 {
+			// NumPy 1.24 reads float16 with Python's float(), which
+			// takes underscores between digits ("1_0" is 10).
+			x, ok = parseUnderscored(field)
+		}
+		if !ok {
+			return dst, bad(field)
+		}
+		return appendFloat(dst, x, f), nil
+	}
+}
+
+// complexField parses a field as Python's complex() does, into a complex
+// number of format f.
+func complexField(f dtype.Dtype, bad func([]byte) error) fieldFunc {
+	half := f.Part()
+	return func(dst, field []byte) ([]byte, error) {
+		re, im, ok := parseComplex(field)
+		if !ok {
+			return dst, bad(field)
+		}
+		return appendFloat(appendFloat(dst, re, half), im, half), nil
+	}
+}
+
+// boolField parses a field as a C integer, into a bool: whether it is not
+// zero.
+func boolField(bad func([]byte) error) fieldFunc {
+	return func(dst, field []byte) ([]byte, error) {
+		neg, mag, ok := parseCInt(field)
+		if !ok || neg && mag > 1<<63 {
+			return dst, bad(field)
+		}
+		if mag != 0 {
+			return append(dst, 1), nil
+		}
+		return append(dst, 0), nil
+	}
+}
+
+// intField parses a field as a C integer within the range of the integer
+// format f, or else as a float cast to f.
+func intField(f dtype.Dtype, bad func([]byte) error) fieldFunc {
+	put := func(dst []byte, u uint64) []byte { return appendFloatBits(dst, u, f) }
 	signed := f.Kind == 'i'
 	lo, hi := int64(0), int64(-1) // the range of the dtype
 	var uhi uint64 = math.MaxUint64 >> (64 - 8*uint(f.Size))
@@ -712,7 +782,7 @@ func fieldParser(f dtype.Dtype) (fieldFunc, error) {
 			return dst, bad(field)
 		}
 		return put(dst, ops.FloatToInt(x, f)), nil
-	}, nil
+	}
 }
 
 // appendFloatBits appends the low f.Size bytes of u in f's byte order.
