@@ -14,6 +14,18 @@
 // strider does not read is listed with an Err. DecodeHeader reads the JSON
 // alone, for a file arriving on a stream (formats' copyArchive).
 //
+// # Writing
+//
+// Header.Encode lays a file out exactly as the safetensors library's
+// save_file does (write.go names the source and the versions): tensors by
+// dtype, descending in the crate's Dtype order, then by name; the header
+// serde_json's compact JSON, "__metadata__" first, strings escaped as
+// serde_json escapes them, padded with spaces to a multiple of 8 bytes.
+// ReadFile reads a file back for rewriting, its metadata in its own order,
+// so a file the library wrote is rewritten byte for byte. Code names the
+// format's dtype of a NumPy dtype (complex128 has none), SwapToLittle makes
+// big-endian elements little-endian.
+//
 // safetensors neither opens files nor maps them (package formats does),
 // and does not turn a tensor into an array (npy.Tensor.Open does). Its
 // errors match npy.ErrFormat or npy.ErrUnsupported under errors.Is.
