@@ -61,13 +61,23 @@ func scanDecimal(b []byte) (x float64, n int, ok bool) {
 		i += n
 		exp += e
 	}
+	f, ok := decimalToFloat(man, exp, neg)
+	if !ok {
+		return 0, 0, false
+	}
+	return f, i, true
+}
+
+// decimalToFloat is man * 10^exp (negated with neg) correctly rounded to
+// float64: zero; Clinger's fast path, where both operands are exact so
+// there is one rounding; or else Eisel-Lemire, whose ok may be false.
+func decimalToFloat(man uint64, exp int, neg bool) (float64, bool) {
 	if man == 0 {
 		if neg {
-			return math.Copysign(0, -1), i, true
+			return math.Copysign(0, -1), true
 		}
-		return 0, i, true
+		return 0, true
 	}
-	// Clinger's fast path: both operands exact, so one rounding.
 	if man < 1<<53 && exp >= -22 && exp <= 22 {
 		f := float64(man)
 		if exp < 0 {
@@ -78,13 +88,9 @@ func scanDecimal(b []byte) (x float64, n int, ok bool) {
 		if neg {
 			f = -f
 		}
-		return f, i, true
+		return f, true
 	}
-	f, ok := eiselLemire64(man, exp, neg)
-	if !ok {
-		return 0, 0, false
-	}
-	return f, i, true
+	return eiselLemire64(man, exp, neg)
 }
 
 // scanExponent reads an exponent at the start of b, its 'e' or 'E' (which

@@ -125,28 +125,10 @@ func (p *jsonParser) number() error {
 		p.i++
 	}
 	tok := p.text[start:p.i]
-	var x float64
-	isInt := false
-	switch t := string(tok); t {
-	case "true", "false":
-		isInt = true
-		if t == "true" {
-			x = 1
-		}
-		tok = []byte(map[string]string{"true": "1", "false": "0"}[t])
-	case "NaN":
-		x = math.Float64frombits(0x7ff8000000000000) // Python's NaN
-	case "Infinity":
-		x = math.Inf(1)
-	case "-Infinity":
-		x = math.Inf(-1)
-	default:
-		if !jsonNumber(tok) {
-			p.i = start
-			return p.errorf("not a number: %s", pyQuote(tok))
-		}
-		isInt = !strings.ContainsAny(t, ".eE")
-		x, _ = strconv.ParseFloat(t, 64)
+	x, digits, isInt, ok := jsonScalar(tok)
+	if !ok {
+		p.i = start
+		return p.errorf("not a number: %s", pyQuote(tok))
 	}
 	f := p.f
 	switch f.Kind {
@@ -170,17 +152,55 @@ func (p *jsonParser) number() error {
 		}
 		return nil
 	}
-	// Python int(x) of a float truncates; the integer must fit a C long
-	// (uint64 takes up to 2^64-1) and then wraps to the dtype's width, as
-	// NumPy 1.24 does with a deprecation warning.
+	if !isInt {
+		digits = tok
+	}
+	u, err := jsonInt(x, digits, isInt, f)
+	if err != nil {
+		p.i = start
+		return p.errorf("%v", err)
+	}
+	p.out = appendFloatBits(p.out, u, f)
+	return nil
+}
+
+// jsonScalar reads a token: a JSON number, true, false, NaN, Infinity or
+// -Infinity, whose value is x. An integer (true and false are 1 and 0) is
+// isInt, with digits its decimal text; ok is false for any other token.
+func jsonScalar(tok []byte) (x float64, digits []byte, isInt, ok bool) {
+	switch t := string(tok); t {
+	case "true":
+		return 1, []byte("1"), true, true
+	case "false":
+		return 0, []byte("0"), true, true
+	case "NaN":
+		return math.Float64frombits(0x7ff8000000000000), nil, false, true // Python's NaN
+	case "Infinity":
+		return math.Inf(1), nil, false, true
+	case "-Infinity":
+		return math.Inf(-1), nil, false, true
+	default:
+		if !jsonNumber(tok) {
+			return 0, nil, false, false
+		}
+		x, _ = strconv.ParseFloat(t, 64)
+		return x, tok, !strings.ContainsAny(t, ".eE"), true
+	}
+}
+
+// jsonInt is the number x as an integer of the dtype f, its bits in a
+// uint64: exactly when it isInt (tok its digits), else truncated. Python
+// int(x) of a float truncates; the integer must fit a C long (uint64 takes
+// up to 2^64-1) and then wraps to the dtype's width, as NumPy 1.24 does
+// with a deprecation warning.
+func jsonInt(x float64, tok []byte, isInt bool, f dtype.Dtype) (uint64, error) {
 	var neg, inRange bool
 	var mag uint64
 	if isInt {
 		neg, mag, inRange = parseCInt(tok)
 	} else {
 		if x != x || math.IsInf(x, 0) {
-			p.i = start
-			return p.errorf("cannot convert float %s to integer", tok)
+			return 0, fmt.Errorf("cannot convert float %s to integer", tok)
 		}
 		t := math.Trunc(x)
 		if inRange = math.Abs(t) < 1<<64; inRange {
@@ -188,15 +208,12 @@ func (p *jsonParser) number() error {
 		}
 	}
 	if !inRange || neg && mag > 1<<63 || !neg && mag > math.MaxInt64 && !(f.Kind == 'u' && f.Size == 8) {
-		p.i = start
-		return p.errorf("Python int %s too large to convert to C long (for %s)", tok, f.Name())
+		return 0, fmt.Errorf("Python int %s too large to convert to C long (for %s)", tok, f.Name())
 	}
-	u := mag
 	if neg {
-		u = -mag
+		return -mag, nil
 	}
-	p.out = appendFloatBits(p.out, u, f)
-	return nil
+	return mag, nil
 }
 
 // jsonNumber checks JSON's number grammar.
@@ -209,19 +226,13 @@ func jsonNumber(b []byte) bool {
 	case i < len(b) && b[i] == '0':
 		i++
 	case i < len(b) && b[i] >= '1' && b[i] <= '9':
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
+		i = skipDigits(b, i)
 	default:
 		return false
 	}
 	if i < len(b) && b[i] == '.' {
-		i++
-		d := i
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
-		if i == d {
+		d := i + 1
+		if i = skipDigits(b, d); i == d {
 			return false
 		}
 	}
@@ -231,12 +242,18 @@ func jsonNumber(b []byte) bool {
 			i++
 		}
 		d := i
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
-		if i == d {
+		if i = skipDigits(b, d); i == d {
 			return false
 		}
 	}
 	return i == len(b)
+}
+
+// skipDigits returns the offset of the first byte at or after i that is
+// not a decimal digit (len(b) if none).
+func skipDigits(b []byte, i int) int {
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		i++
+	}
+	return i
 }

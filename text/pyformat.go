@@ -44,54 +44,11 @@ func ParsePyFormat(s string) (PyFormat, error) {
 			i++
 			continue
 		}
-		part := pyPart{prec: -1}
-		for ; i < len(s) && strings.IndexByte("-+ #0", s[i]) >= 0; i++ {
-			switch s[i] {
-			case '-':
-				part.minus = true
-			case '+':
-				part.plus = true
-			case ' ':
-				part.space = true
-			case '#':
-				part.alt = true
-			case '0':
-				part.zero = true
-			}
+		part, next, err := parseConversion(s, i)
+		if err != nil {
+			return PyFormat{}, err
 		}
-		if i < len(s) && (s[i] == '(' || s[i] == '*') {
-			return PyFormat{}, fmt.Errorf("format %q: %%( mapping keys and * widths are not supported", s)
-		}
-		for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
-			part.width = part.width*10 + int(s[i]-'0')
-			if part.width > 1<<20 {
-				return PyFormat{}, fmt.Errorf("format %q: width too big", s)
-			}
-		}
-		if i < len(s) && s[i] == '.' {
-			i++
-			if i < len(s) && s[i] == '*' {
-				return PyFormat{}, fmt.Errorf("format %q: * precisions are not supported", s)
-			}
-			part.prec = 0
-			for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
-				part.prec = part.prec*10 + int(s[i]-'0')
-				if part.prec > 1<<20 {
-					return PyFormat{}, fmt.Errorf("format %q: precision too big", s)
-				}
-			}
-		}
-		for i < len(s) && (s[i] == 'h' || s[i] == 'l' || s[i] == 'L') {
-			i++ // length modifiers: accepted and ignored, as Python does
-		}
-		if i >= len(s) {
-			return PyFormat{}, fmt.Errorf("format %q: incomplete format", s)
-		}
-		part.conv = s[i]
-		if strings.IndexByte("diuxXoeEfFgGsr", part.conv) < 0 {
-			return PyFormat{}, fmt.Errorf("format %q: unsupported format character %q (0x%x) at index %d", s, part.conv, part.conv, i)
-		}
-		i++
+		i = next
 		if lit.Len() > 0 {
 			p.parts = append(p.parts, pyPart{lit: lit.String()})
 			lit.Reset()
@@ -103,6 +60,72 @@ func ParsePyFormat(s string) (PyFormat, error) {
 		p.parts = append(p.parts, pyPart{lit: lit.String()})
 	}
 	return p, nil
+}
+
+// parseConversion parses the conversion spec of the format s that starts
+// at i, after its '%': flags, width, precision, length modifiers and the
+// conversion character. It returns the offset past the spec.
+func parseConversion(s string, i int) (pyPart, int, error) {
+	part := pyPart{prec: -1}
+	for ; i < len(s) && strings.IndexByte("-+ #0", s[i]) >= 0; i++ {
+		part.setFlag(s[i])
+	}
+	if i < len(s) && (s[i] == '(' || s[i] == '*') {
+		return pyPart{}, 0, fmt.Errorf("format %q: %%( mapping keys and * widths are not supported", s)
+	}
+	var ok bool
+	if part.width, i, ok = parseFormatCount(s, i); !ok {
+		return pyPart{}, 0, fmt.Errorf("format %q: width too big", s)
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if i < len(s) && s[i] == '*' {
+			return pyPart{}, 0, fmt.Errorf("format %q: * precisions are not supported", s)
+		}
+		if part.prec, i, ok = parseFormatCount(s, i); !ok {
+			return pyPart{}, 0, fmt.Errorf("format %q: precision too big", s)
+		}
+	}
+	for i < len(s) && (s[i] == 'h' || s[i] == 'l' || s[i] == 'L') {
+		i++ // length modifiers: accepted and ignored, as Python does
+	}
+	if i >= len(s) {
+		return pyPart{}, 0, fmt.Errorf("format %q: incomplete format", s)
+	}
+	part.conv = s[i]
+	if strings.IndexByte("diuxXoeEfFgGsr", part.conv) < 0 {
+		return pyPart{}, 0, fmt.Errorf("format %q: unsupported format character %q (0x%x) at index %d", s, part.conv, part.conv, i)
+	}
+	return part, i + 1, nil
+}
+
+// setFlag sets the conversion flag c, one of "-+ #0".
+func (s *pyPart) setFlag(c byte) {
+	switch c {
+	case '-':
+		s.minus = true
+	case '+':
+		s.plus = true
+	case ' ':
+		s.space = true
+	case '#':
+		s.alt = true
+	case '0':
+		s.zero = true
+	}
+}
+
+// parseFormatCount reads the decimal digits of a width or precision at i
+// (none is 0) and returns their value and the offset past them; ok is false
+// past 2^20.
+func parseFormatCount(s string, i int) (n, next int, ok bool) {
+	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		n = n*10 + int(s[i]-'0')
+		if n > 1<<20 {
+			return 0, 0, false
+		}
+	}
+	return n, i, true
 }
 
 // minLen is the fewest bytes Append writes for any arguments: the literal

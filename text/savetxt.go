@@ -31,19 +31,12 @@ type SaveTxt struct {
 // the text behind. As each round is written, opt.Done advances by the
 // bytes of the elements in it: v.Count()*v.Elem in all.
 func (o SaveTxt) Write(w io.Writer, v ops.View, f dtype.Dtype, opt ops.Options) error {
-	if err := f.CheckElem(v.Elem); err != nil {
+	if err := checkTextArray(v, f); err != nil {
 		return err
-	}
-	if err := v.Check(); err != nil {
-		return err
-	}
-	nd := len(v.Shape)
-	if nd == 0 || nd > 2 {
-		return fmt.Errorf("Expected 1D or 2D array, got %dD array instead", nd)
 	}
 	t := textRows{v: v, f: f, newline: o.Newline, ncol: 1, rowStep: v.Strides[0]}
 	rows := v.Shape[0]
-	if nd == 2 {
+	if len(v.Shape) == 2 {
 		t.ncol, t.colStep = v.Shape[1], v.Strides[1]
 	}
 	rowFmt, err := o.rowFormat(t.ncol, f.Kind == 'c')
@@ -54,38 +47,16 @@ func (o SaveTxt) Write(w io.Writer, v ops.View, f dtype.Dtype, opt ops.Options) 
 		return err
 	}
 	header, footer := o.commented(o.Header), o.commented(o.Footer)
-	threads := opt.ThreadCount()
-	if rows*t.ncol < 4096 {
-		threads = 1
-	}
-	chunks := threads * 4
-	perRound := max(1, chunks*(256<<10)/max(1, t.ncol*26))
-	bufs := make([][]byte, chunks)
-	errs := make([]error, chunks)
-	// round formats rows r0..r1 into bufs, and returns the first error.
-	round := func(r0, r1 int) error {
-		ops.Parallel(chunks, threads, func(lo, hi int) {
-			args := make([]PyValue, 0, 2*t.ncol)
-			for c := lo; c < hi; c++ {
-				bufs[c], args, errs[c] = t.appendRows(bufs[c][:0], args, r0+c*(r1-r0)/chunks, r0+(c+1)*(r1-r0)/chunks)
-			}
-		})
-		for _, e := range errs {
-			if e != nil {
-				return fmt.Errorf("Mismatch between array dtype (%s) and format specifier (%s): %w", f.Name(), rowFmt, e)
-			}
-		}
-		return nil
-	}
-	if t.pf.convertsToInt() && (f.Kind == 'f' || f.Kind == 'c') && rows > perRound {
-		for r0 := 0; r0 < rows; r0 += perRound {
-			if err := round(r0, min(rows, r0+perRound)); err != nil {
+	r := newTextRounds(&t, rows, rowFmt, opt)
+	if t.pf.convertsToInt() && (f.Kind == 'f' || f.Kind == 'c') && rows > r.size {
+		for r0 := 0; r0 < rows; r0 += r.size {
+			if err := r.format(r0, min(rows, r0+r.size)); err != nil {
 				return err
 			}
 		}
 	}
-	for r0 := 0; r0 < rows || r0 == 0; r0 += perRound {
-		if err := round(r0, min(rows, r0+perRound)); err != nil {
+	for r0 := 0; r0 < rows || r0 == 0; r0 += r.size {
+		if err := r.format(r0, min(rows, r0+r.size)); err != nil {
 			return err
 		}
 		if r0 == 0 && header != "" {
@@ -93,17 +64,73 @@ func (o SaveTxt) Write(w io.Writer, v ops.View, f dtype.Dtype, opt ops.Options) 
 				return err
 			}
 		}
-		for _, b := range bufs {
+		for _, b := range r.bufs {
 			if _, err := w.Write(b); err != nil {
 				return err
 			}
 		}
 		if opt.Done != nil {
-			opt.Done.Add(int64((min(rows, r0+perRound) - r0) * t.ncol * v.Elem))
+			opt.Done.Add(int64((min(rows, r0+r.size) - r0) * t.ncol * v.Elem))
 		}
 	}
 	_, err = io.WriteString(w, footer)
 	return err
+}
+
+// checkTextArray checks what savetxt takes: a valid 1-D or 2-D view of
+// elements of format f.
+func checkTextArray(v ops.View, f dtype.Dtype) error {
+	if err := f.CheckElem(v.Elem); err != nil {
+		return err
+	}
+	if err := v.Check(); err != nil {
+		return err
+	}
+	if nd := len(v.Shape); nd == 0 || nd > 2 {
+		return fmt.Errorf("Expected 1D or 2D array, got %dD array instead", nd)
+	}
+	return nil
+}
+
+// textRounds formats the rows of a textRows a round at a time: a round's
+// rows are cut into chunks, 4 a thread, formatted in parallel into
+// buffers reused from round to round.
+type textRounds struct {
+	t       *textRows
+	rowFmt  string // the row format, for errors
+	threads int
+	size    int // rows a round: about 256 KiB of text a chunk
+	bufs    [][]byte
+	errs    []error
+}
+
+func newTextRounds(t *textRows, rows int, rowFmt string, opt ops.Options) *textRounds {
+	threads := opt.ThreadCount()
+	if rows*t.ncol < 4096 {
+		threads = 1
+	}
+	chunks := threads * 4
+	return &textRounds{t: t, rowFmt: rowFmt, threads: threads,
+		size: max(1, chunks*(256<<10)/max(1, t.ncol*26)),
+		bufs: make([][]byte, chunks), errs: make([]error, chunks)}
+}
+
+// format formats rows r0 to r1-1 into the buffers, and returns the first
+// error.
+func (r *textRounds) format(r0, r1 int) error {
+	chunks := len(r.bufs)
+	ops.Parallel(chunks, r.threads, func(lo, hi int) {
+		args := make([]PyValue, 0, 2*r.t.ncol)
+		for c := lo; c < hi; c++ {
+			r.bufs[c], args, r.errs[c] = r.t.appendRows(r.bufs[c][:0], args, r0+c*(r1-r0)/chunks, r0+(c+1)*(r1-r0)/chunks)
+		}
+	})
+	for _, e := range r.errs {
+		if e != nil {
+			return fmt.Errorf("Mismatch between array dtype (%s) and format specifier (%s): %w", r.t.f.Name(), r.rowFmt, e)
+		}
+	}
+	return nil
 }
 
 // Needs returns, before Write, the fewest bytes of text Write produces for
@@ -114,18 +141,11 @@ func (o SaveTxt) Write(w io.Writer, v ops.View, f dtype.Dtype, opt ops.Options) 
 // before anything is allocated or written. A format Write would refuse
 // gets 0 and 0: Write says what is wrong with it.
 func (o SaveTxt) Needs(v ops.View, f dtype.Dtype, opt ops.Options) (text, memory int64, err error) {
-	if err := f.CheckElem(v.Elem); err != nil {
+	if err := checkTextArray(v, f); err != nil {
 		return 0, 0, err
-	}
-	if err := v.Check(); err != nil {
-		return 0, 0, err
-	}
-	nd := len(v.Shape)
-	if nd == 0 || nd > 2 {
-		return 0, 0, fmt.Errorf("Expected 1D or 2D array, got %dD array instead", nd)
 	}
 	rows, ncol := int64(v.Shape[0]), int64(1)
-	if nd == 2 {
+	if len(v.Shape) == 2 {
 		ncol = int64(v.Shape[1])
 	}
 	complexX := f.Kind == 'c'
