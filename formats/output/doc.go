@@ -38,6 +38,20 @@
 // ("data.npy:x", "/dev/stdout:x") is refused too, rather than create a
 // file of that name.
 //
+// An output path "file.safetensors:NAME" writes or replaces tensor NAME of
+// a .safetensors file the same way, under the same lock: the other
+// tensors' bytes and the __metadata__ are kept, and the file is laid out
+// as the safetensors library's save_file lays it out (package
+// safetensors), little-endian; complex128, Fortran order and text are
+// refused (safetensors.go).
+//
+// # Whole archives and folders
+//
+// CreateWhole is the output of a whole .npz or .safetensors file (strider
+// convert), which Create refuses without a member. CreateFolder is a
+// folder output: its files go into a temporary folder renamed into place
+// on Commit, replacing only a folder of .npy files (folder.go).
+//
 // output reads no inputs and chooses no format: it writes .npy (and .npz,
 // and raw bytes) only.
 package output

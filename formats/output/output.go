@@ -58,6 +58,10 @@ type Output struct {
 	lock      *fileLock // held by a member output from reading the old archive to the rename
 	written   int64     // bytes written to the stream so far, header included
 	total     int64     // the whole output's size, header included
+
+	// tensor is set for "file.safetensors:NAME" (member is NAME): the
+	// file is written on Commit.
+	tensor *tensorMember
 }
 
 // temps registers the outputs whose temporary files exist, for RemoveTemps.
@@ -77,14 +81,14 @@ var temps = struct {
 // data region. A target that is a symbolic link is followed: the file it
 // names is the one replaced, and the link stays. Errors name path.
 func Create(path string, stdout io.Writer, d dtype.Dtype, shape []int) (*Output, error) {
-	return create(path, stdout, d, shape, npy.EncodeHeader(d, shape), false, false)
+	return create(path, stdout, d, shape, false, false, false)
 }
 
 // CreateFortran is Create for an array of the given shape written in
 // Fortran order, as numpy.save writes an F-contiguous array that is not
 // C-contiguous: the caller fills Data in Fortran order.
 func CreateFortran(path string, stdout io.Writer, d dtype.Dtype, shape []int) (*Output, error) {
-	return create(path, stdout, d, shape, npy.EncodeFortranHeader(d, shape), false, false)
+	return create(path, stdout, d, shape, true, false, false)
 }
 
 // CreatePieces is Create for a result the caller can compute in pieces.
@@ -97,14 +101,10 @@ func CreateFortran(path string, stdout io.Writer, d dtype.Dtype, shape []int) (*
 // small and made on the CPU. With fortran, the header says Fortran order
 // and the pieces come in it.
 func CreatePieces(path string, stdout io.Writer, d dtype.Dtype, shape []int, fortran, direct bool) (*Output, error) {
-	header := npy.EncodeHeader(d, shape)
-	if fortran {
-		header = npy.EncodeFortranHeader(d, shape)
-	}
-	return create(path, stdout, d, shape, header, true, direct)
+	return create(path, stdout, d, shape, fortran, true, direct)
 }
 
-func create(path string, stdout io.Writer, d dtype.Dtype, shape []int, header []byte, pieces, direct bool) (*Output, error) {
+func create(path string, stdout io.Writer, d dtype.Dtype, shape []int, fortran, pieces, direct bool) (*Output, error) {
 	if _, err := npy.ParseDescr(d.Descr()); err != nil {
 		return nil, fmt.Errorf("cannot create %s: %w", path, err)
 	}
@@ -115,7 +115,22 @@ func create(path string, stdout io.Writer, d dtype.Dtype, shape []int, header []
 	if !ok || nbytes > int64(maxInt-npy.DataAlign) {
 		return nil, fmt.Errorf("cannot create %s: shape %s of %d-byte elements is negative or too large", path, pylit.ShapeString(shape), d.Size)
 	}
-	return createBytes(path, stdout, header, nbytes, pieces, direct)
+	header := npy.EncodeHeader(d, shape)
+	if fortran {
+		header = npy.EncodeFortranHeader(d, shape)
+	}
+	var tensor *tensorMember
+	if archive, _, ok := splitMemberOutput(path); ok && isSafetensorsPath(archive) {
+		var err error
+		if tensor, err = safetensorsMember(path, d, shape, fortran); err != nil {
+			return nil, err
+		}
+	}
+	o, err := createBytes(path, stdout, header, nbytes, pieces, direct, false)
+	if o != nil {
+		o.tensor = tensor
+	}
+	return o, err
 }
 
 // CreateRaw prepares an output of nbytes bytes with no .npy header (a text
@@ -124,7 +139,10 @@ func CreateRaw(path string, stdout io.Writer, nbytes int64) (*Output, error) {
 	if nbytes < 0 || nbytes > int64(maxInt-npy.DataAlign) {
 		return nil, fmt.Errorf("cannot create %s: %d bytes is negative or too large", path, nbytes)
 	}
-	return createBytes(path, stdout, []byte{}, nbytes, false, false)
+	if archive, _, ok := splitMemberOutput(path); ok && isSafetensorsPath(archive) {
+		return nil, fmt.Errorf("cannot create %s: a safetensors tensor holds an array, not text", termsafe.Escape(path))
+	}
+	return createBytes(path, stdout, []byte{}, nbytes, false, false, false)
 }
 
 // Write appends p to an output made by CreateRaw with 0 bytes, for text
@@ -150,7 +168,7 @@ func (o *Output) Write(p []byte) (int, error) {
 }
 
 // createBytes is Create once the header is encoded and the size checked.
-func createBytes(path string, stdout io.Writer, header []byte, nbytes int64, pieces, direct bool) (*Output, error) {
+func createBytes(path string, stdout io.Writer, header []byte, nbytes int64, pieces, direct, whole bool) (*Output, error) {
 	o := &Output{path: path, header: header, pieces: pieces}
 	total := int64(len(o.header)) + nbytes
 	if path == "-" {
@@ -159,7 +177,7 @@ func createBytes(path string, stdout io.Writer, header []byte, nbytes int64, pie
 		}
 		return o, o.openStream(stdout, "standard output", total, nbytes)
 	}
-	file, member, err := outputFile(path)
+	file, member, err := outputFile(path, whole)
 	if err != nil {
 		return nil, err
 	}
@@ -245,18 +263,27 @@ func (o *Output) resolveTarget(file string, opened bool) (string, error) {
 // a path that an input spec would read as a member of an existing file
 // that is not an archive named .npz ("/dev/stdout:x"): no file named
 // "/dev/stdout:x" is made beside it.
-func outputFile(path string) (file, member string, err error) {
-	if archive, name, ok := splitMemberOutput(path); ok {
+func outputFile(path string, whole bool) (file, member string, err error) {
+	if archive, name, ok := splitMemberOutput(path); ok && !whole {
+		if isSafetensorsPath(archive) {
+			if err := checkTensorName(name); err != nil {
+				return "", "", fmt.Errorf("cannot create %s: %w", termsafe.Escape(path), err)
+			}
+			return archive, name, nil
+		}
 		if err := checkMemberName(name); err != nil {
 			return "", "", fmt.Errorf("cannot create %s: %w", termsafe.Escape(path), err)
 		}
 		return archive, name + ".npy", nil
 	}
-	if isNpzPath(path) {
+	if isNpzPath(path) && !whole {
 		return "", "", fmt.Errorf("cannot create %s: an .npz output needs the name of the member to write: -o %s:NAME", path, path)
 	}
+	if isSafetensorsPath(path) && !whole {
+		return "", "", fmt.Errorf("cannot create %s: a .safetensors output needs the name of the tensor to write: -o %s:NAME (strider convert writes whole files)", path, path)
+	}
 	if file, fi, name, ok := formats.MemberOfExisting(path); ok {
-		return "", "", fmt.Errorf("cannot create %s: %s is %s, so no member \"%s\" can be written in it (only in an archive named .npz: -o FILE.npz:NAME)",
+		return "", "", fmt.Errorf("cannot create %s: %s is %s, so no member \"%s\" can be written in it (only in an archive named .npz or .safetensors: -o FILE.npz:NAME)",
 			termsafe.Escape(path), termsafe.Escape(file), fileKind(fi.Mode()), termsafe.Escape(name))
 	}
 	return path, "", nil
@@ -272,7 +299,7 @@ func checkArchiveFile(path, file string) error {
 	if err != nil || fi.Mode().IsRegular() {
 		return nil // openTarget reports what is wrong
 	}
-	return fmt.Errorf("cannot create %s: %s is %s, not an .npz archive, so no member can be written in it", termsafe.Escape(path), termsafe.Escape(file), fileKind(fi.Mode()))
+	return fmt.Errorf("cannot create %s: %s is %s, not %s, so no member can be written in it", termsafe.Escape(path), termsafe.Escape(file), fileKind(fi.Mode()), archiveWhat(isSafetensorsPath(file)))
 }
 
 // fileKind names the kind of file mode m describes, for errors.
@@ -320,11 +347,9 @@ func (o *Output) checkRoom(file string, total int64) error {
 	}
 	if o.member != "" && o.prev != nil {
 		// The archive's other members are kept: it must be one.
-		_, f, err := readArchive(o.target)
-		if err != nil {
+		if err := checkArchive(o.target, isSafetensorsPath(file)); err != nil {
 			return fmt.Errorf("cannot create %s: %s: %w", o.path, file, unwrapPath(err))
 		}
-		f.Close()
 		total += o.prev.Size()
 	}
 	return sysmem.CheckDisk(o.path, dir, total)
@@ -689,7 +714,11 @@ func (o *Output) finish() error {
 		if err := o.lockTarget(); err != nil {
 			return fail(err)
 		}
-		if err := o.writeArchive(); err != nil {
+		write := o.writeArchive
+		if o.tensor != nil {
+			write = o.writeSafetensors
+		}
+		if err := write(); err != nil {
 			return fail(err)
 		}
 	} else if o.mapping != nil {
@@ -748,7 +777,7 @@ func (o *Output) lockTarget() error {
 	case err != nil:
 		return err
 	case !fi.Mode().IsRegular():
-		return fmt.Errorf("%s is %s now, not an .npz archive", o.target, fileKind(fi.Mode()))
+		return fmt.Errorf("%s is %s now, not %s", o.target, fileKind(fi.Mode()), archiveWhat(o.tensor != nil))
 	case o.created && fi.Size() == 0:
 		// The empty file Create made through a dangling link: no archive yet.
 		o.prev = nil
@@ -929,6 +958,7 @@ func RemoveTemps() {
 		o.removed = true
 		delete(temps.m, o)
 	}
+	removeTempFolders()
 	removeLockFiles()
 }
 

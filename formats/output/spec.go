@@ -12,23 +12,25 @@ import (
 )
 
 // An output path names an archive member as an input spec does
-// ("file.npz:NAME", NAME without ".npy"), but the archive need not exist
-// yet, so where its name ends is read from the path alone: at the first ':'
-// that follows ".npz". A member name holds no ':' (checkMemberName), so
+// ("file.npz:NAME", NAME without ".npy"; "file.safetensors:NAME" for a
+// tensor), but the archive need not exist yet, so where its name ends is
+// read from the path alone: at the first ':' that follows ".npz" or
+// ".safetensors". A member name holds no ':' (checkMemberName), so
 // there is no second reading of the path (a.npz:b.npz:c could be member
 // "b.npz:c" of a.npz or member "c" of a.npz:b.npz), and formats.SplitSpec
 // reads back, from the same "file.npz:NAME", the member the output wrote.
 
-// MemberOutput splits an output path "file.npz:NAME" into the archive and
-// the member name, as the output writer does; ok is false when no ':'
-// follows ".npz".
+// MemberOutput splits an output path "file.npz:NAME" (or
+// "file.safetensors:NAME") into the archive and the member name, as the
+// output writer does; ok is false when no ':' follows ".npz" or
+// ".safetensors".
 func MemberOutput(path string) (archive, member string, ok bool) { return splitMemberOutput(path) }
 
 // splitMemberOutput splits an output path "file.npz:NAME" into the archive
 // and the member name; ok is false when no ':' follows ".npz".
 func splitMemberOutput(path string) (archive, member string, ok bool) {
 	for i := 0; i < len(path); i++ {
-		if path[i] == ':' && strings.HasSuffix(strings.ToLower(path[:i]), ".npz") {
+		if path[i] == ':' && (isNpzPath(path[:i]) || isSafetensorsPath(path[:i])) {
 			return path[:i], path[i+1:], true
 		}
 	}
