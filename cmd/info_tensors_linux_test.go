@@ -38,25 +38,6 @@ var hostileNames = []string{
 	"bad\xffutf8",
 }
 
-// safetensorsWith writes a safetensors file with one 1-element float32
-// tensor per name.
-func safetensorsWith(t *testing.T, path string, names ...string) {
-	t.Helper()
-	header := map[string]any{}
-	for i, name := range names {
-		header[name] = map[string]any{"dtype": "F32", "shape": []int{1}, "data_offsets": []int{4 * i, 4*i + 4}}
-	}
-	h, err := json.Marshal(header)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := binary.LittleEndian.AppendUint64(nil, uint64(len(h)))
-	b = append(append(b, h...), make([]byte, 4*len(names))...)
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestTerminalSafeNames: names and strings a file controls never reach the
 // terminal raw in a human-readable line (issue 27): info's listing, and
 // error lines that name or list members.
@@ -67,7 +48,7 @@ func TestTerminalSafeNames(t *testing.T) {
 			npz := filepath.Join(dir, fmt.Sprintf("h%d.npz", i))
 			testkit.WriteZip(t, npz, testkit.Member{name + ".npy", testkit.Int8Npy(t, 1, 2)}, testkit.Member{"ok.npy", testkit.Int8Npy(t, 3)})
 			st := filepath.Join(dir, fmt.Sprintf("h%d.safetensors", i))
-			safetensorsWith(t, st, name, "ok")
+			testkit.WriteSafetensorsNames(t, st, name, "ok")
 			for _, args := range [][]string{
 				{"info", npz},
 				{"show", npz},

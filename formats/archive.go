@@ -11,15 +11,19 @@ import (
 )
 
 // Archive is a file or folder of named arrays: an .npz archive, a
-// .safetensors or torch.save file, or a folder of .npy files.
+// .safetensors or torch.save file, a folder of .npy files, or a sharded
+// checkpoint (its *.index.json).
 type Archive struct {
 	Path   string
-	Kind   string   // "npz", "safetensors", "torch" or "folder"
+	Kind   string   // "npz", "safetensors", "torch", "folder" or "sharded"
 	Names  []string // member names, in the archive's order (sorted for a folder)
 	folder bool
 	// members is the open, indexed file once Open has read a member; Close
 	// releases it.
 	members *members
+	// sharded is the index and the shards of a sharded checkpoint (Kind
+	// "sharded"; see sharded.go).
+	sharded *sharded
 }
 
 // Spec returns the input spec that opens member name.
@@ -35,6 +39,10 @@ func (a *Archive) Spec(name string) string {
 func OpenArchive(spec string) (a *Archive, ok bool, err error) {
 	if spec == "-" {
 		return nil, false, nil
+	}
+	if _, _, hasMember := SplitSpec(spec); !hasMember && IsIndex(spec) { // local or remote (sharded.go)
+		a, err := openShardedArchive(spec)
+		return a, true, err
 	}
 	fi, statErr := os.Stat(spec)
 	if statErr != nil {

@@ -31,29 +31,41 @@ type members struct {
 // reading the archive's index only the first time. Arrays on a mapping of
 // the archive stay valid until the Archive is closed.
 func (a *Archive) Open(name string, access npy.Access) (*npy.Array, error) {
+	if a.sharded != nil {
+		return a.openSharded(name, access)
+	}
+	arr, _, err := a.openMember(name, access, false)
+	return arr, err // its Data may be on the mapping, which the Archive owns
+}
+
+// openMember is Open, or its header only; onMapping tells whether the
+// array's Data is on the Archive's mapping.
+func (a *Archive) openMember(name string, access npy.Access, headerOnly bool) (arr *npy.Array, onMapping bool, err error) {
 	if a.folder {
-		return Open(a.Spec(name), nil, access)
+		arr, err = open(a.Spec(name), nil, access, headerOnly)
+		return arr, false, err
 	}
 	if err := a.index(); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	mb := a.members
 	if mb.zr != nil {
 		zf := mb.index[name]
 		if zf == nil {
-			return nil, fmt.Errorf("archive has no array named %q (it holds %s)", name, npy.MemberList(mb.zr))
+			return nil, false, fmt.Errorf("archive has no array named %q (it holds %s)", name, npy.MemberList(mb.zr))
 		}
-		return npy.ReadMember(zf, false)
+		arr, err = npy.ReadMember(zf, headerOnly)
+		return arr, false, err
 	}
 	i, ok := mb.tensors[name]
 	switch {
 	case !ok:
-		return nil, fmt.Errorf("%s file has no tensor named %q (it holds %s)", a.Kind, name, mb.tf.NameList())
+		return nil, false, fmt.Errorf("%s file has no tensor named %q (it holds %s)", a.Kind, name, mb.tf.NameList())
 	case i < 0:
-		return nil, npy.Malformed("%s file holds two tensors named %q", a.Kind, name)
+		return nil, false, npy.Malformed("%s file holds two tensors named %q", a.Kind, name)
 	}
-	arr, _, err := mb.tf.Tensors[i].Open(mb.m, false)
-	return arr, err // its Data may be on mb.m, which the Archive owns
+	arr, onMapping, err = mb.tf.Tensors[i].Open(mb.m, headerOnly)
+	return arr, onMapping && mb.mapped, err
 }
 
 // index opens and indexes the archive's file, once.
@@ -115,6 +127,9 @@ func (a *Archive) index() error {
 // Close releases what Open kept open. Arrays opened from the archive must
 // not be used after it.
 func (a *Archive) Close() error {
+	if a.sharded != nil {
+		return a.sharded.close()
+	}
 	mb := a.members
 	if mb == nil {
 		return nil

@@ -55,6 +55,9 @@ func open(spec string, stdin io.Reader, access npy.Access, headerOnly bool) (*np
 		}
 		return openStream(stdin, "", false, headerOnly)
 	}
+	if path, member, hasMember := SplitSpec(spec); IsIndex(path) { // a sharded checkpoint, local or remote (sharded.go)
+		return openShardedSpec(path, member, hasMember, access, headerOnly)
+	}
 	path, member, hasMember := SplitSpec(spec)
 	f, err := os.Open(path)
 	if err != nil {

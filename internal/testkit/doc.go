@@ -10,8 +10,9 @@
 //   - Files: ReadFile, Glob, Names, WantNames, WantNoTemps, OpenDir; .npy
 //     files as NumPy writes them (NpyHeader) and as the fault tests write
 //     them, sparse when large (WriteNpy, Int8Npy); zip archives (ZipOf,
-//     WriteZip, WriteZipNames); torch.save pickles (Pickle) (files.go,
-//     npy.go, pickle.go).
+//     WriteZip, WriteZipNames); torch.save pickles (Pickle); .safetensors
+//     files of named tensors (WriteSafetensorsNames) (files.go, npy.go,
+//     pickle.go, safetensors.go).
 //   - Processes: Command and ExitCode (a deadline and an RLIMIT_DATA through
 //     prlimit), RunStderr, ShellRefuses, NumPy (the interpreter the outputs
 //     are checked with), Mount (a tmpfs, Linux) (command.go,

@@ -1,0 +1,322 @@
+package formats
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"strider/formats/npy"
+	"strider/internal/termsafe"
+)
+
+// A sharded checkpoint is one archive: its members are the tensors its
+// index lists (index.go), in the index's order, and a member is read from
+// the shard the index names, a .safetensors or torch.save file beside
+// the index. Shards are opened lazily, each at most once a run, as an
+// Archive of its own, which maps and parses the shard's header once for
+// all its tensors: reading one tensor opens one shard, listing them all
+// opens each shard once.
+//
+// A shard is checked against the index when it is opened: every tensor
+// the index puts in it must be there, and every tensor in it must be
+// listed there, so a tensor in two shards, a shard that lacks a tensor
+// the index names and a tensor the index does not know are one-line
+// errors, for every read from that shard.
+
+// sharded is what an Archive of kind "sharded" holds.
+type sharded struct {
+	index  *Index
+	byName map[string]int // tensor → its position in index.Names
+	// shards[k] is shard k, opened; nil until a read needs it.
+	shards []*shardFile
+	// errs[k] is why shard k could not be opened or disagrees with the
+	// index: every read from it reports it again.
+	errs []error
+}
+
+// shardFile is an open shard: its tensors, and what reads them.
+type shardFile struct {
+	loc string
+	// ar is a local shard's Archive, its file mapped and indexed once; nil
+	// for a remote shard, whose header is fetched alone and whose tensors
+	// are opened as URL:NAME, through the remote reader.
+	ar *Archive
+	tf *npy.TensorFile
+	at map[string]int // name → position in tf.Tensors; -1 for a name given twice
+}
+
+// openShardedArchive reads the index at loc (a path, or a URL) and makes
+// its Archive. No shard is opened yet.
+func openShardedArchive(loc string) (*Archive, error) {
+	b, err := readIndex(loc)
+	if err != nil {
+		return nil, err
+	}
+	idx, err := ParseIndex(b)
+	if err != nil {
+		return nil, err
+	}
+	s := &sharded{
+		index: idx, byName: make(map[string]int, len(idx.Names)),
+		shards: make([]*shardFile, len(idx.Shards)), errs: make([]error, len(idx.Shards)),
+	}
+	for i, n := range idx.Names {
+		s.byName[n] = i
+	}
+	return &Archive{Path: loc, Kind: "sharded", Names: idx.Names, sharded: s}, nil
+}
+
+// ShardedTensor is a tensor of a sharded checkpoint, as ListSharded lists
+// it: the tensor as its shard indexes it, the shard as the index names
+// it, and the shard's format and __metadata__.
+type ShardedTensor struct {
+	npy.Tensor
+	Shard    string
+	Format   string            // "safetensors" or "torch"
+	Metadata map[string]string // the shard's safetensors __metadata__
+}
+
+// ListSharded lists the tensors of the sharded checkpoint spec names
+// ("model.safetensors.index.json", or INDEX:NAME for one tensor, which
+// opens only its shard), in the index's order, reading each shard's
+// header once and none of its data; ok is false when spec is not the
+// index of a sharded checkpoint.
+func ListSharded(spec string) (tensors []ShardedTensor, ok bool, err error) {
+	path, member, hasMember := SplitSpec(spec)
+	if !IsIndex(path) {
+		return nil, false, nil
+	}
+	a, err := openShardedArchive(path)
+	if err != nil {
+		return nil, true, err
+	}
+	defer a.Close()
+	names := a.Names
+	if hasMember {
+		names = []string{member}
+	}
+	for _, name := range names {
+		sh, t, err := a.shardEntry(name)
+		if err != nil {
+			return nil, true, err
+		}
+		st := ShardedTensor{Tensor: *t, Shard: a.sharded.shardName(name), Format: sh.tf.Format, Metadata: sh.tf.Metadata}
+		st.Loc.Record, st.Loc.Widen = nil, nil // nothing may point into the shard's mapping
+		if hasMember && st.Err != nil {
+			return nil, true, st.Err
+		}
+		tensors = append(tensors, st)
+	}
+	return tensors, true, nil
+}
+
+// shardTensor is shardEntry for the readers of a tensor's stored bytes
+// (stored.go): the Archive of the local shard that holds it, whose
+// mapping the tensor's Loc points into. A remote shard has none.
+func (a *Archive) shardTensor(name string) (*Archive, *npy.Tensor, error) {
+	sh, t, err := a.shardEntry(name)
+	switch {
+	case err != nil:
+		return nil, nil, err
+	case sh.ar == nil:
+		return nil, nil, fmt.Errorf("shard %q is remote: its tensors are read through Open only", a.sharded.shardName(name))
+	}
+	return sh.ar, t, nil
+}
+
+// shardEntry finds tensor name in the shard that holds it, opening the
+// shard: the shard and the tensor's index entry, which belongs to it.
+func (a *Archive) shardEntry(name string) (*shardFile, *npy.Tensor, error) {
+	sh, err := a.shardOf(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	i := sh.at[name] // there: the shard was checked against the index
+	if i < 0 {
+		return nil, nil, npy.Malformed("shard %q holds two tensors named %q", a.sharded.shardName(name), name)
+	}
+	return sh, &sh.tf.Tensors[i], nil
+}
+
+// openSharded is Open for a sharded checkpoint: the array's Data may be
+// on its shard's mapping, which the Archive owns.
+func (a *Archive) openSharded(name string, access npy.Access) (*npy.Array, error) {
+	sh, err := a.shardOf(name)
+	if err != nil {
+		return nil, err
+	}
+	arr, _, err := sh.open(name, access, false)
+	return arr, err
+}
+
+// open opens tensor name of the shard; onMapping tells whether the
+// array's Data is on the shard Archive's mapping.
+func (sh *shardFile) open(name string, access npy.Access, headerOnly bool) (arr *npy.Array, onMapping bool, err error) {
+	if sh.ar == nil {
+		arr, err = open(sh.loc+":"+name, nil, access, headerOnly)
+		return arr, false, err
+	}
+	return sh.ar.openMember(name, access, headerOnly)
+}
+
+// shardOf returns the open shard that holds tensor name.
+func (a *Archive) shardOf(name string) (*shardFile, error) {
+	s := a.sharded
+	i, ok := s.byName[name]
+	if !ok {
+		return nil, fmt.Errorf("sharded checkpoint has no tensor named %q (it holds %s)", name, nameList(a.Names))
+	}
+	return a.shard(s.index.Shard[i])
+}
+
+// shard opens shard k the first time, and checks it against the index.
+func (a *Archive) shard(k int) (*shardFile, error) {
+	s := a.sharded
+	if s.shards[k] != nil || s.errs[k] != nil {
+		return s.shards[k], s.errs[k]
+	}
+	name := s.index.Shards[k]
+	sh, err := openShard(ShardLocation(a.Path, name))
+	if err == nil {
+		if err = s.check(k, sh); err != nil {
+			sh.close()
+		}
+	}
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			s.errs[k] = fmt.Errorf("shard %q is missing: %w", name, err)
+		} else {
+			s.errs[k] = fmt.Errorf("shard %q: %w", name, err)
+		}
+		return nil, s.errs[k]
+	}
+	s.shards[k] = sh
+	return sh, nil
+}
+
+// openShard opens the shard at loc, a .safetensors or torch.save file
+// (anything else is refused), and indexes its tensors.
+func openShard(loc string) (*shardFile, error) {
+	sh := &shardFile{loc: loc}
+	if strings.Contains(loc, "://") {
+		tf, ok, err := ListTensors(loc) // the header alone
+		switch {
+		case err != nil:
+			return nil, err
+		case !ok:
+			return nil, npy.Malformed("not a tensor file")
+		}
+		sh.tf, sh.at = tf, make(map[string]int, len(tf.Tensors))
+		for i, t := range tf.Tensors {
+			if _, dup := sh.at[t.Name]; dup {
+				i = -1
+			}
+			sh.at[t.Name] = i
+		}
+		return sh, nil
+	}
+	sh.ar = &Archive{Path: loc, Kind: "shard"}
+	if err := sh.ar.index(); err != nil {
+		sh.ar.Close()
+		return nil, err
+	}
+	sh.ar.Kind = sh.ar.members.tf.Format
+	sh.tf, sh.at = sh.ar.members.tf, sh.ar.members.tensors
+	return sh, nil
+}
+
+// close releases a local shard's mapping.
+func (sh *shardFile) close() error {
+	if sh.ar == nil {
+		return nil
+	}
+	return sh.ar.Close()
+}
+
+// check compares shard k's tensors with the index's entries for it.
+func (s *sharded) check(k int, sh *shardFile) error {
+	for _, t := range sh.tf.Tensors {
+		i, listed := s.byName[t.Name]
+		switch {
+		case !listed:
+			return npy.Malformed("it holds tensor %q, which the index does not list", t.Name)
+		case s.index.Shard[i] != k:
+			return npy.Malformed("it holds tensor %q, which the index puts in shard %q: one tensor, two shards", t.Name, s.index.Shards[s.index.Shard[i]])
+		}
+	}
+	for i, n := range s.index.Names {
+		if _, ok := sh.at[n]; s.index.Shard[i] == k && !ok {
+			return npy.Malformed("the index lists tensor %q in it, but it has no tensor of that name", n)
+		}
+	}
+	return nil
+}
+
+// shardName is the name of the shard the index puts tensor name in.
+func (s *sharded) shardName(name string) string {
+	return s.index.Shards[s.index.Shard[s.byName[name]]]
+}
+
+// close closes the shards opened.
+func (s *sharded) close() error {
+	var first error
+	for k, sh := range s.shards {
+		if sh != nil {
+			if err := sh.close(); err != nil && first == nil {
+				first = err
+			}
+			s.shards[k] = nil
+		}
+	}
+	return first
+}
+
+// openShardedSpec is Open (or OpenHeader) of INDEX:NAME, or of a bare
+// index that lists one tensor: it opens that tensor's shard only, and the
+// array takes the shard's mapping over.
+func openShardedSpec(path, member string, hasMember bool, access npy.Access, headerOnly bool) (*npy.Array, error) {
+	a, err := openShardedArchive(path)
+	if err != nil {
+		return nil, err
+	}
+	defer a.Close()
+	if !hasMember {
+		if len(a.Names) != 1 {
+			return nil, fmt.Errorf("sharded checkpoint holds %d tensors (%s): name one as FILE:NAME", len(a.Names), nameList(a.Names))
+		}
+		member = a.Names[0]
+	}
+	sh, err := a.shardOf(member)
+	if err != nil {
+		return nil, err
+	}
+	arr, onMapping, err := sh.open(member, access, headerOnly)
+	if err != nil || !onMapping {
+		return arr, err
+	}
+	mb := sh.ar.members
+	arr.OwnMapping(mb.m) // Close unmaps it now, not the shard's Archive
+	mb.mapped = false
+	if access == npy.AccessAll {
+		arr.Prefetch() // the shard is mapped for random access: read this tensor in now
+	}
+	return arr, nil
+}
+
+// nameList names the tensors for an error message, at most ten of them,
+// escaped for the terminal.
+func nameList(names []string) string {
+	if len(names) == 0 {
+		return "no tensors"
+	}
+	var out []string
+	for i, n := range names {
+		if i == 10 {
+			out = append(out, fmt.Sprintf("and %d more", len(names)-10))
+			break
+		}
+		out = append(out, termsafe.Escape(n))
+	}
+	return strings.Join(out, ", ")
+}
