@@ -721,28 +721,25 @@ func scalarStr(a Array) string {
 	if re.Value() == 0 && !re.SignBit() {
 		return floatStr(im, '-', '-', false) + "j"
 	}
-	var rs, is string
-	switch v := re.Value(); {
-	case re.IsFinite():
-		rs = floatStr(re, '-', '-', false)
-	case math.IsNaN(v):
-		rs = "nan"
-	case v > 0:
-		rs = "inf"
-	default:
-		rs = "-inf"
+	return "(" + complexPartStr(re, false) + complexPartStr(im, true) + "j)"
+}
+
+// complexPartStr is the str of a part of a complex scalar, nan and inf
+// included; with sign, a part that is not negative starts with "+".
+func complexPartStr(x Float, sign bool) string {
+	plus := ""
+	if sign {
+		plus = "+"
 	}
-	switch v := im.Value(); {
-	case im.IsFinite():
-		is = floatStr(im, '-', '-', true)
+	switch v := x.Value(); {
+	case x.IsFinite():
+		return floatStr(x, '-', '-', sign)
 	case math.IsNaN(v):
-		is = "+nan"
+		return plus + "nan"
 	case v > 0:
-		is = "+inf"
-	default:
-		is = "-inf"
+		return plus + "inf"
 	}
-	return "(" + rs + is + "j)"
+	return "-inf"
 }
 
 // floatStr is the str of a float scalar: positional for 0, NaN and

@@ -173,45 +173,59 @@ func (d *digitGen) run(total bool, cutoffMax, cutoffMin, bufSize int) ([]byte, i
 		cutMinExp = min(cutMinExp, cutoffExp(digitExp, cutoffMin, total))
 	}
 
-	isEven := d.mant%2 == 0
 	var digits []byte
 	var low, hi bool
 	var digit int64
-	q := new(big.Int)
 	if d.unique {
-		// Unique mode: print until the digits tell the value from its
-		// neighbours (and reach min_digits), or to the cutoff.
-		valueHigh := new(big.Int)
-		for {
-			digitExp--
-			q.QuoRem(&s.value, &s.scale, &s.value)
-			digit = q.Int64()
-			valueHigh.Add(&s.value, s.high())
-			c := s.value.Cmp(&s.marginLow)
-			low = c < 0 || isEven && c == 0
-			c = valueHigh.Cmp(&s.scale)
-			hi = c > 0 || isEven && c == 0
-			if (low || hi) && digitExp <= cutMinExp || digitExp == cutMaxExp {
-				break
-			}
-			digits = append(digits, byte('0'+digit))
-			s.times10()
-		}
+		digits, digit, low, hi = s.uniqueDigits(digitExp, cutMinExp, cutMaxExp, d.mant%2 == 0)
 	} else {
-		// Exact mode: print until the remaining digits are all zeros, or
-		// to the cutoff.
-		for {
-			digitExp--
-			q.QuoRem(&s.value, &s.scale, &s.value)
-			digit = q.Int64()
-			if s.value.Sign() == 0 || digitExp == cutMaxExp {
-				break
-			}
-			digits = append(digits, byte('0'+digit))
-			s.value.Mul(&s.value, bigTen)
-		}
+		digits, digit = s.exactDigits(digitExp, cutMaxExp)
 	}
 	return s.roundLast(digits, digit, low, hi, outExp)
+}
+
+// uniqueDigits is Dragon4's unique mode: it prints digits until they tell
+// the value from its neighbours (and reach min_digits' cutoff, cutMinExp),
+// or to the cutoff cutMaxExp, starting at the exponent digitExp. It
+// returns the digits before the last, the last, and whether the value is
+// within the low and high margins of it. With even, a value on a margin
+// rounds to it (the mantissa is even: ties go its way).
+func (s *scaledValue) uniqueDigits(digitExp, cutMinExp, cutMaxExp int, even bool) (digits []byte, digit int64, low, hi bool) {
+	q := new(big.Int)
+	valueHigh := new(big.Int)
+	for {
+		digitExp--
+		q.QuoRem(&s.value, &s.scale, &s.value)
+		digit = q.Int64()
+		valueHigh.Add(&s.value, s.high())
+		c := s.value.Cmp(&s.marginLow)
+		low = c < 0 || even && c == 0
+		c = valueHigh.Cmp(&s.scale)
+		hi = c > 0 || even && c == 0
+		if (low || hi) && digitExp <= cutMinExp || digitExp == cutMaxExp {
+			return digits, digit, low, hi
+		}
+		digits = append(digits, byte('0'+digit))
+		s.times10()
+	}
+}
+
+// exactDigits is Dragon4's exact mode: it prints digits until the
+// remaining ones are all zeros, or to the cutoff cutMaxExp, starting at
+// the exponent digitExp, and returns the digits before the last and the
+// last.
+func (s *scaledValue) exactDigits(digitExp, cutMaxExp int) (digits []byte, digit int64) {
+	q := new(big.Int)
+	for {
+		digitExp--
+		q.QuoRem(&s.value, &s.scale, &s.value)
+		digit = q.Int64()
+		if s.value.Sign() == 0 || digitExp == cutMaxExp {
+			return digits, digit
+		}
+		digits = append(digits, byte('0'+digit))
+		s.value.Mul(&s.value, bigTen)
+	}
 }
 
 // cutoffExp is the exponent of the last digit that a cutoff of n digits
@@ -372,14 +386,9 @@ func (d *digitGen) fast(total bool, cutoffMax, cutoffMin int) ([]byte, int, bool
 	var buf [32]byte
 	n := cutoffMax // digits in all (total) or after the point to round to
 	if d.unique {
-		var digits []byte
-		var e int
-		if d.bitSize == 16 {
-			if digits, e = d.shortestHalf(buf[:0]); digits == nil {
-				return nil, 0, false
-			}
-		} else {
-			digits, e = splitE(strconv.AppendFloat(buf[:0], d.value, 'e', -1, d.bitSize))
+		digits, e := d.shortest(buf[:0])
+		if digits == nil {
+			return nil, 0, false
 		}
 		last := e - len(digits) + 1 // exponent of the last digit
 		first := e + 1              // Dragon4's digitExp before the first digit
@@ -411,17 +420,33 @@ func (d *digitGen) fast(total bool, cutoffMax, cutoffMin int) ([]byte, int, bool
 	} else if cutoffMax < 0 {
 		return nil, 0, false
 	}
-	var text []byte
+	return d.rounded(buf[:0], total, n)
+}
+
+// shortest returns the shortest digits that read back as the value, and
+// the exponent of the first: Go's, or for float16 shortestHalf's; nil
+// where shortestHalf has none.
+func (d *digitGen) shortest(buf []byte) ([]byte, int) {
+	if d.bitSize == 16 {
+		return d.shortestHalf(buf)
+	}
+	return splitE(strconv.AppendFloat(buf, d.value, 'e', -1, d.bitSize))
+}
+
+// rounded is fast's exact digits: the value rounded to n digits in all
+// (total) or n after the point, by strconv, and ok false where exactEnd
+// cannot vouch for the last digit as Dragon4's.
+func (d *digitGen) rounded(buf []byte, total bool, n int) ([]byte, int, bool) {
 	if total {
 		if n == 0 {
 			return nil, 0, false // Dragon4 still prints one digit
 		}
-		text = strconv.AppendFloat(buf[:0], d.value, 'e', n-1, 64)
+		text := strconv.AppendFloat(buf, d.value, 'e', n-1, 64)
 		digits, e := splitE(text)
 		digits, ok := d.exactEnd(digits, text, e-n+1)
 		return digits, e, ok
 	}
-	text = strconv.AppendFloat(buf[:0], d.value, 'f', n, 64)
+	text := strconv.AppendFloat(buf, d.value, 'f', n, 64)
 	digits, e := splitF(text)
 	if digits == nil {
 		return []byte{'0'}, -n, true
