@@ -124,54 +124,68 @@ func (z *npzWriter) member(name string, size int64, crc uint32, body func(io.Wri
 func (z *npzWriter) close() error {
 	start := z.off
 	for _, e := range z.entries {
-		var extra []uint64
-		size32, offset32 := uint32(e.size), uint32(e.offset)
-		version := uint8(zipVersion)
-		if e.size > zip64Limit {
-			extra = append(extra, uint64(e.size), uint64(e.size))
-			size32, version = 0xffffffff, zip64Version
-		}
-		if e.offset > zip64Limit {
-			extra = append(extra, uint64(e.offset))
-			offset32, version = 0xffffffff, zip64Version
-		}
-		h := make([]byte, 0, 46+len(e.name)+4+8*len(extra))
-		h = append(h, zipCentralSig...)
-		h = append(h, version, zipUnixSystem, version, 0)
-		h = binary.LittleEndian.AppendUint16(h, nameFlags(e.name))
-		h = binary.LittleEndian.AppendUint16(h, 0) // stored
-		h = binary.LittleEndian.AppendUint16(h, 0)
-		h = binary.LittleEndian.AppendUint16(h, zipDOSDate1980)
-		h = binary.LittleEndian.AppendUint32(h, e.crc)
-		h = binary.LittleEndian.AppendUint32(h, size32)
-		h = binary.LittleEndian.AppendUint32(h, size32)
-		h = binary.LittleEndian.AppendUint16(h, uint16(len(e.name)))
-		xlen := 0
-		if len(extra) > 0 {
-			xlen = 4 + 8*len(extra)
-		}
-		h = binary.LittleEndian.AppendUint16(h, uint16(xlen))
-		h = binary.LittleEndian.AppendUint16(h, 0) // comment
-		h = binary.LittleEndian.AppendUint16(h, 0) // disk
-		h = binary.LittleEndian.AppendUint16(h, 0) // internal attributes
-		h = binary.LittleEndian.AppendUint32(h, zipMode0600)
-		h = binary.LittleEndian.AppendUint32(h, offset32)
-		h = append(h, e.name...)
-		if len(extra) > 0 {
-			h = binary.LittleEndian.AppendUint16(h, 1)
-			h = binary.LittleEndian.AppendUint16(h, uint16(8*len(extra)))
-			for _, x := range extra {
-				h = binary.LittleEndian.AppendUint64(h, x)
-			}
-		}
-		if err := z.write(h); err != nil {
+		if err := z.write(centralHeader(e)); err != nil {
 			return err
 		}
 	}
-	count, size, offset := int64(len(z.entries)), z.off-start, start
+	if err := z.write(endRecords(int64(len(z.entries)), z.off-start, start, z.off)); err != nil {
+		return err
+	}
+	return z.w.Flush()
+}
+
+// centralHeader is e's central directory header, as zipfile writes it: a
+// size or an offset past its limit moves to a ZIP64 extra field.
+func centralHeader(e npzEntry) []byte {
+	var extra []uint64
+	size32, offset32 := uint32(e.size), uint32(e.offset)
+	version := uint8(zipVersion)
+	if e.size > zip64Limit {
+		extra = append(extra, uint64(e.size), uint64(e.size))
+		size32, version = 0xffffffff, zip64Version
+	}
+	if e.offset > zip64Limit {
+		extra = append(extra, uint64(e.offset))
+		offset32, version = 0xffffffff, zip64Version
+	}
+	h := make([]byte, 0, 46+len(e.name)+4+8*len(extra))
+	h = append(h, zipCentralSig...)
+	h = append(h, version, zipUnixSystem, version, 0)
+	h = binary.LittleEndian.AppendUint16(h, nameFlags(e.name))
+	h = binary.LittleEndian.AppendUint16(h, 0) // stored
+	h = binary.LittleEndian.AppendUint16(h, 0)
+	h = binary.LittleEndian.AppendUint16(h, zipDOSDate1980)
+	h = binary.LittleEndian.AppendUint32(h, e.crc)
+	h = binary.LittleEndian.AppendUint32(h, size32)
+	h = binary.LittleEndian.AppendUint32(h, size32)
+	h = binary.LittleEndian.AppendUint16(h, uint16(len(e.name)))
+	xlen := 0
+	if len(extra) > 0 {
+		xlen = 4 + 8*len(extra)
+	}
+	h = binary.LittleEndian.AppendUint16(h, uint16(xlen))
+	h = binary.LittleEndian.AppendUint16(h, 0) // comment
+	h = binary.LittleEndian.AppendUint16(h, 0) // disk
+	h = binary.LittleEndian.AppendUint16(h, 0) // internal attributes
+	h = binary.LittleEndian.AppendUint32(h, zipMode0600)
+	h = binary.LittleEndian.AppendUint32(h, offset32)
+	h = append(h, e.name...)
+	if len(extra) > 0 {
+		h = binary.LittleEndian.AppendUint16(h, 1)
+		h = binary.LittleEndian.AppendUint16(h, uint16(8*len(extra)))
+		for _, x := range extra {
+			h = binary.LittleEndian.AppendUint64(h, x)
+		}
+	}
+	return h
+}
+
+// endRecords are the end of central directory record for count members
+// and a directory of size bytes at offset, preceded, past zipfile's
+// limits, by the ZIP64 end record (at end64) and its locator.
+func endRecords(count, size, offset, end64 int64) []byte {
 	var h []byte
 	if count > zipCountLimit || offset > zip64Limit || size > zip64Limit {
-		end64 := z.off
 		h = append(h, zip64EndSig...)
 		h = binary.LittleEndian.AppendUint64(h, zipEndRecord64)
 		h = binary.LittleEndian.AppendUint16(h, zip64Version)
@@ -195,11 +209,7 @@ func (z *npzWriter) close() error {
 	h = binary.LittleEndian.AppendUint16(h, uint16(count))
 	h = binary.LittleEndian.AppendUint32(h, uint32(size))
 	h = binary.LittleEndian.AppendUint32(h, uint32(offset))
-	h = binary.LittleEndian.AppendUint16(h, 0) // comment
-	if err := z.write(h); err != nil {
-		return err
-	}
-	return z.w.Flush()
+	return binary.LittleEndian.AppendUint16(h, 0) // comment
 }
 
 // WriteSavez writes to w the archive old (nil for none) with member name

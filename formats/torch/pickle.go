@@ -558,7 +558,7 @@ func (u *unpickler) fill(op byte) error {
 
 // memoGet pushes a memo entry, named by a 4-byte (long) or 1-byte index.
 func (u *unpickler) memoGet(long bool) error {
-	i, err := u.memoIndex(long)
+	i, err := u.operand(long)
 	if err != nil {
 		return err
 	}
@@ -576,7 +576,7 @@ func (u *unpickler) memoPut(op byte) error {
 	var err error
 	if op == 0x94 {
 		i = uint32(len(u.memo))
-	} else if i, err = u.memoIndex(op == 'r'); err != nil {
+	} else if i, err = u.operand(op == 'r'); err != nil {
 		return err
 	}
 	v, err := u.top()
@@ -697,25 +697,19 @@ func (u *unpickler) persistentID() error {
 
 // length reads a 4-byte (long) or 1-byte length.
 func (u *unpickler) length(long bool) (int, error) {
-	if !long {
-		b, err := u.take(1)
-		if err != nil {
-			return 0, err
-		}
-		return int(b[0]), nil
-	}
-	b, err := u.take(4)
+	n, err := u.operand(long)
 	if err != nil {
 		return 0, err
 	}
-	n := binary.LittleEndian.Uint32(b)
-	if int64(n) > int64(len(u.p)-u.pos) {
+	if long && int64(n) > int64(len(u.p)-u.pos) {
 		return 0, u.errorf("a string of %d bytes runs past the end of the pickle", n)
 	}
 	return int(n), nil
 }
 
-func (u *unpickler) memoIndex(long bool) (uint32, error) {
+// operand reads an opcode's 4-byte (long, little-endian) or 1-byte unsigned
+// operand: a memo index or a length.
+func (u *unpickler) operand(long bool) (uint32, error) {
 	if !long {
 		b, err := u.take(1)
 		if err != nil {
@@ -776,25 +770,7 @@ func (u *unpickler) call(fn any, args pkTuple) (any, error) {
 	}
 	switch g.module + "." + g.name {
 	case "collections.OrderedDict":
-		d := &pkDict{index: map[int]int{}}
-		if len(args) == 1 {
-			if l, ok := args[0].(*pkList); ok {
-				for _, it := range l.items {
-					kv, ok := it.(pkTuple)
-					if !ok || len(kv) != 2 {
-						return nil, u.errorf("OrderedDict of a list that holds a %s", pkTypeName(it))
-					}
-					if err := d.set(&u.keys, kv[0], kv[1]); err != nil {
-						return nil, err
-					}
-				}
-				return d, nil
-			}
-		}
-		if len(args) != 0 {
-			return nil, u.errorf("OrderedDict called with %d arguments", len(args))
-		}
-		return d, nil
+		return u.orderedDict(args)
 	case "torch.Size":
 		if len(args) == 1 {
 			if t, ok := args[0].(pkTuple); ok {
@@ -805,22 +781,7 @@ func (u *unpickler) call(fn any, args pkTuple) (any, error) {
 	case "torch._utils._rebuild_tensor_v2", "torch._utils._rebuild_tensor":
 		return rebuildTensor(args)
 	case "_codecs.encode":
-		// How protocol 2 pickles bytes: _codecs.encode(str, 'latin1').
-		if len(args) == 2 {
-			s, ok1 := args[0].(string)
-			enc, ok2 := args[1].(string)
-			if ok1 && ok2 && (enc == "latin1" || enc == "latin-1") {
-				b := make([]byte, 0, len(s))
-				for _, r := range s {
-					if r > 0xff {
-						return nil, u.errorf("_codecs.encode of a character beyond latin1")
-					}
-					b = append(b, byte(r))
-				}
-				return b, nil
-			}
-		}
-		return nil, u.errorf("_codecs.encode called other than as (str, 'latin1')")
+		return u.encodeLatin1(args)
 	case "torch._utils._rebuild_parameter", "torch._utils._rebuild_parameter_with_state":
 		if len(args) >= 1 {
 			if t, ok := args[0].(*torchTensor); ok {
@@ -836,6 +797,50 @@ func (u *unpickler) call(fn any, args pkTuple) (any, error) {
 		return pkMark{"layout"}, nil
 	}
 	return nil, u.errorf("REDUCE calls %s, which cannot be called", globalName(g.module, g.name))
+}
+
+// orderedDict is collections.OrderedDict(), or OrderedDict of a list of
+// (key, value) pairs.
+func (u *unpickler) orderedDict(args pkTuple) (any, error) {
+	d := &pkDict{index: map[int]int{}}
+	if len(args) == 1 {
+		if l, ok := args[0].(*pkList); ok {
+			for _, it := range l.items {
+				kv, ok := it.(pkTuple)
+				if !ok || len(kv) != 2 {
+					return nil, u.errorf("OrderedDict of a list that holds a %s", pkTypeName(it))
+				}
+				if err := d.set(&u.keys, kv[0], kv[1]); err != nil {
+					return nil, err
+				}
+			}
+			return d, nil
+		}
+	}
+	if len(args) != 0 {
+		return nil, u.errorf("OrderedDict called with %d arguments", len(args))
+	}
+	return d, nil
+}
+
+// encodeLatin1 is _codecs.encode(str, 'latin1'), how protocol 2 pickles
+// bytes.
+func (u *unpickler) encodeLatin1(args pkTuple) (any, error) {
+	if len(args) == 2 {
+		s, ok1 := args[0].(string)
+		enc, ok2 := args[1].(string)
+		if ok1 && ok2 && (enc == "latin1" || enc == "latin-1") {
+			b := make([]byte, 0, len(s))
+			for _, r := range s {
+				if r > 0xff {
+					return nil, u.errorf("_codecs.encode of a character beyond latin1")
+				}
+				b = append(b, byte(r))
+			}
+			return b, nil
+		}
+	}
+	return nil, u.errorf("_codecs.encode called other than as (str, 'latin1')")
 }
 
 // unpickle runs the restricted machine over p.
