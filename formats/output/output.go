@@ -182,20 +182,9 @@ func createBytes(path string, stdout io.Writer, header []byte, nbytes int64, pie
 		return nil, err
 	}
 	o.member = member
-	flags := 0
-	if member != "" {
-		if err := checkArchiveFile(path, file); err != nil {
-			return nil, err
-		}
-		// A FIFO put there since is refused by statOld, not waited on.
-		flags = openNonblock
-	}
-	old, created, err := openTarget(file, flags)
+	old, created, err := o.openFile(file)
 	if err != nil {
-		if errors.Is(err, syscall.EISDIR) {
-			return nil, fmt.Errorf("cannot create %s: it is a directory", path)
-		}
-		return nil, fmt.Errorf("cannot open %s: %w", path, unwrapPath(err))
+		return nil, err
 	}
 	if old != nil {
 		fi, err := o.statOld(old, file)
@@ -227,19 +216,51 @@ func createBytes(path string, stdout io.Writer, header []byte, nbytes int64, pie
 		o.created, o.prev = true, nil
 	}
 	o.target = target
-	if err := o.checkRoom(file, total); err != nil {
-		o.removeCreated()
-		return nil, err
-	}
-	if err := o.openTemp(); err != nil {
-		o.removeCreated()
-		return nil, err
-	}
-	if err := o.placeData(nbytes, total, pieces && direct); err != nil {
-		o.Abort()
+	if err := o.startTemp(file, nbytes, total, pieces && direct); err != nil {
 		return nil, err
 	}
 	return o, nil
+}
+
+// openFile opens file, the file the output replaces (or, for a member, the
+// archive it goes into), where it exists; created reports that it was
+// made, through a dangling link. Errors name o.path.
+func (o *Output) openFile(file string) (old *os.File, created bool, err error) {
+	flags := 0
+	if o.member != "" {
+		if err := checkArchiveFile(o.path, file); err != nil {
+			return nil, false, err
+		}
+		// A FIFO put there since is refused by statOld, not waited on.
+		flags = openNonblock
+	}
+	old, created, err = openTarget(file, flags)
+	if err != nil {
+		if errors.Is(err, syscall.EISDIR) {
+			return nil, false, fmt.Errorf("cannot create %s: it is a directory", o.path)
+		}
+		return nil, false, fmt.Errorf("cannot open %s: %w", o.path, unwrapPath(err))
+	}
+	return old, created, nil
+}
+
+// startTemp makes the temporary file beside file, once the disk has room
+// for its total bytes, and gives the output its Data, nbytes long
+// (placeData). On failure nothing is left behind.
+func (o *Output) startTemp(file string, nbytes, total int64, direct bool) error {
+	if err := o.checkRoom(file, total); err != nil {
+		o.removeCreated()
+		return err
+	}
+	if err := o.openTemp(); err != nil {
+		o.removeCreated()
+		return err
+	}
+	if err := o.placeData(nbytes, total, direct); err != nil {
+		o.Abort()
+		return err
+	}
+	return nil
 }
 
 // resolveTarget follows links from file to the file the rename will
