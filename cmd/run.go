@@ -53,6 +53,7 @@ var Commands = []*cli.Command{
 	toTextCommand,
 	fromTextCommand,
 	compareCommand,
+	convertCommand,
 	completionCommand,
 }
 

@@ -277,7 +277,10 @@ func (s *script) target(out string) string {
 }
 
 func (s *script) saveTo(out, r string) {
-	if archive, member, ok := output.MemberOutput(out); ok {
+	if archive, member, ok := output.MemberOutput(out); ok && strings.HasSuffix(strings.ToLower(archive), ".safetensors") {
+		s.saveTensor(archive, member, r)
+		return
+	} else if ok {
 		s.define(saveMemberDef)
 		s.add("save_member(%s, %s, np.ascontiguousarray(%s) if %s.ndim else %s)  # C order; a 0-d result stays 0-d", pyStr(archive), pyStr(member), r, r, r)
 		return
