@@ -109,6 +109,16 @@ func (j infoJob) run(e *env) error {
 		errorLine(e.stderr, "info", fmt.Errorf("%s: %s", displayName(label), termsafe.Escape(err.Error())))
 	}
 	for _, spec := range j.specs {
+		if tensors, ok, err := formats.ListSharded(spec); ok {
+			if err != nil {
+				fail(spec, err)
+				continue
+			}
+			if err := printSharded(e.stdout, enc, j.json, spec, tensors); err != nil {
+				return err
+			}
+			continue
+		}
 		if tf, ok, err := formats.ListTensors(spec); ok {
 			if err != nil {
 				fail(spec, err)

@@ -70,6 +70,7 @@ type script struct {
 	imports   []string
 	defs      []string // helper functions, each once, printed before the lines
 	lines     []string
+	indexes   map[string]*formats.Index // the sharded checkpoints' indexes read (script_sharded.go)
 }
 
 // define adds a helper function's text once.
@@ -230,6 +231,8 @@ func (s *script) loadAny(name, spec string) string {
 		s.importModule("io")
 		s.importModule("sys")
 		s.add("%s = np.load(io.BytesIO(sys.stdin.buffer.read()))", name)
+	case formats.IsIndex(path):
+		s.loadSharded(name, path, member, hasMember)
 	case formats.TensorFormat(path) != "":
 		s.loadTensorFile(name, path, member, hasMember)
 	case hasMember:

@@ -46,6 +46,26 @@ type Index struct {
 	// Shards are the shard files as the index names them (relative to the
 	// index's folder, '/' between folders), in order of first mention.
 	Shards []string
+	at     map[string]int // tensor → its position in Names
+}
+
+// ReadIndex reads and parses the index at loc, a path or a URL.
+func ReadIndex(loc string) (*Index, error) {
+	b, err := readIndex(loc)
+	if err != nil {
+		return nil, err
+	}
+	return ParseIndex(b)
+}
+
+// ShardOf returns the shard that the index puts tensor name in, as the
+// index names it; ok is false for a tensor the index does not list.
+func (idx *Index) ShardOf(name string) (shard string, ok bool) {
+	i, ok := idx.at[name]
+	if !ok {
+		return "", false
+	}
+	return idx.Shards[idx.Shard[i]], true
 }
 
 // IsIndex reports whether the input at path (a file path or a URL) is the
@@ -120,8 +140,8 @@ func parseWeightMap(dec *json.Decoder, maxEntries int) (*Index, error) {
 	if err := expectDelim(dec, '{', "the index's weight_map is not a JSON object"); err != nil {
 		return nil, err
 	}
-	idx := &Index{}
-	at := map[string]int{}      // tensor → its entry
+	idx := &Index{at: map[string]int{}}
+	at := idx.at                // tensor → its entry
 	shardOf := map[string]int{} // shard → its position in idx.Shards
 	for dec.More() {
 		name, err := objectKey(dec)

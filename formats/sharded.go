@@ -26,8 +26,7 @@ import (
 
 // sharded is what an Archive of kind "sharded" holds.
 type sharded struct {
-	index  *Index
-	byName map[string]int // tensor → its position in index.Names
+	index *Index
 	// shards[k] is shard k, opened; nil until a read needs it.
 	shards []*shardFile
 	// errs[k] is why shard k could not be opened or disagrees with the
@@ -49,21 +48,11 @@ type shardFile struct {
 // openShardedArchive reads the index at loc (a path, or a URL) and makes
 // its Archive. No shard is opened yet.
 func openShardedArchive(loc string) (*Archive, error) {
-	b, err := readIndex(loc)
+	idx, err := ReadIndex(loc)
 	if err != nil {
 		return nil, err
 	}
-	idx, err := ParseIndex(b)
-	if err != nil {
-		return nil, err
-	}
-	s := &sharded{
-		index: idx, byName: make(map[string]int, len(idx.Names)),
-		shards: make([]*shardFile, len(idx.Shards)), errs: make([]error, len(idx.Shards)),
-	}
-	for i, n := range idx.Names {
-		s.byName[n] = i
-	}
+	s := &sharded{index: idx, shards: make([]*shardFile, len(idx.Shards)), errs: make([]error, len(idx.Shards))}
 	return &Archive{Path: loc, Kind: "sharded", Names: idx.Names, sharded: s}, nil
 }
 
@@ -163,7 +152,7 @@ func (sh *shardFile) open(name string, access npy.Access, headerOnly bool) (arr 
 // shardOf returns the open shard that holds tensor name.
 func (a *Archive) shardOf(name string) (*shardFile, error) {
 	s := a.sharded
-	i, ok := s.byName[name]
+	i, ok := s.index.at[name]
 	if !ok {
 		return nil, fmt.Errorf("sharded checkpoint has no tensor named %q (it holds %s)", name, nameList(a.Names))
 	}
@@ -237,7 +226,7 @@ func (sh *shardFile) close() error {
 // check compares shard k's tensors with the index's entries for it.
 func (s *sharded) check(k int, sh *shardFile) error {
 	for _, t := range sh.tf.Tensors {
-		i, listed := s.byName[t.Name]
+		i, listed := s.index.at[t.Name]
 		switch {
 		case !listed:
 			return npy.Malformed("it holds tensor %q, which the index does not list", t.Name)
@@ -255,7 +244,7 @@ func (s *sharded) check(k int, sh *shardFile) error {
 
 // shardName is the name of the shard the index puts tensor name in.
 func (s *sharded) shardName(name string) string {
-	return s.index.Shards[s.index.Shard[s.byName[name]]]
+	return s.index.Shards[s.index.Shard[s.index.at[name]]]
 }
 
 // close closes the shards opened.
