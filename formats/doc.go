@@ -17,6 +17,12 @@
 // file. SplitSpec reads it: the longest prefix that names an existing
 // file is the path (on Windows a drive letter's ':' splits nothing).
 //
+// A path whose name ends in ".index.json" is the index of a sharded
+// checkpoint (index.go): INDEX:NAME is tensor NAME of the shard the index
+// names, and the index is an Archive of all its shards' tensors, each
+// shard opened when first needed, once, and checked against the index
+// (sharded.go).
+//
 // # Opening
 //
 // Open (and OpenHeader, Inspect) look at the first bytes, not the name:
@@ -30,11 +36,12 @@
 // records as they come, so bytes that are no archive are refused at once)
 // into memory or a spill file, and read from there.
 //
-// OpenArchive indexes an archive, a tensor file or a folder of .npy files
-// once, for commands that read every member (compare of two archives);
-// ListTensors indexes a tensor file without reading its data;
-// TensorFormat names a tensor file's format; ReadStream and MapBytes give
-// whole files or streams to the text reader.
+// OpenArchive indexes an archive, a tensor file, a folder of .npy files
+// or a sharded checkpoint once, for commands that read every member
+// (compare of two archives); ListTensors indexes a tensor file without
+// reading its data, ListSharded a sharded checkpoint's tensors with their
+// shards; TensorFormat names a tensor file's format; ReadStream and
+// MapBytes give whole files or streams to the text reader.
 //
 // # Errors
 //
