@@ -64,31 +64,38 @@ func parseGather(c *cli.Context) (job, error) {
 }
 
 func (j gatherJob) run(e *env) error {
-	ix, err := j.idx.open(e)
-	if err != nil {
-		return err
-	}
-	defer ix.close()
-	in, err := e.openInput(j.in, npy.AccessSparse)
+	in, err := j.idx.openTake(e, j.in, npy.AccessSparse)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	v := in.view
-
 	if !j.hasAxis {
-		idx, err := ix.resolve(v.Count(), 0, j.mode)
-		if err != nil {
-			return err
-		}
-		r := result{whole: func(dst []byte, o ops.Options) error {
-			return e.eng.TakeFlat(dst, v, idx, o)
-		}}
-		r.inParts(len(idx), v.Elem, func(dst []byte, lo, hi int, o ops.Options) error {
-			return e.eng.TakeFlat(dst, v, idx[lo:hi], o)
-		})
-		return e.writeOutput(in.Dtype, ix.shape, false, r)
+		return j.takeFlat(e, in)
 	}
+	return j.takeAxis(e, in)
+}
+
+// takeFlat writes numpy.take without an axis: the input flattened, a run
+// of indices at a time.
+func (j gatherJob) takeFlat(e *env, in takeInput) error {
+	v := in.view
+	idx, err := in.ix.resolve(v.Count(), 0, j.mode)
+	if err != nil {
+		return err
+	}
+	r := result{whole: func(dst []byte, o ops.Options) error {
+		return e.eng.TakeFlat(dst, v, idx, o)
+	}}
+	r.inParts(len(idx), v.Elem, func(dst []byte, lo, hi int, o ops.Options) error {
+		return e.eng.TakeFlat(dst, v, idx[lo:hi], o)
+	})
+	return e.writeOutput(in.Dtype, in.ix.shape, false, r)
+}
+
+// takeAxis writes numpy.take along --axis, which the index array's shape
+// replaces.
+func (j gatherJob) takeAxis(e *env, in takeInput) error {
+	v := in.view
 	if len(v.Shape) == 0 {
 		// numpy.take ravels a 0-d array, so axis 0 (or -1) is its one element.
 		v.Shape, v.Strides = []int{1}, []int{1}
@@ -97,17 +104,17 @@ func (j gatherJob) run(e *env) error {
 	if err != nil {
 		return err
 	}
-	idx, err := ix.resolve(v.Shape[axis], axis, j.mode)
+	idx, err := in.ix.resolve(v.Shape[axis], axis, j.mode)
 	if err != nil {
 		return err
 	}
-	shape := ops.TakeShape(v.Shape, axis, ix.shape)
+	shape := ops.TakeShape(v.Shape, axis, in.ix.shape)
 	r := result{whole: func(dst []byte, o ops.Options) error {
 		return e.eng.Take(dst, v, axis, idx, o)
 	}}
 	if axis == 0 {
 		// A run of indices at a time: each takes whole rows.
-		r.inParts(len(idx), ops.Count(shape[len(ix.shape):])*v.Elem, func(dst []byte, lo, hi int, o ops.Options) error {
+		r.inParts(len(idx), ops.Count(shape[len(in.ix.shape):])*v.Elem, func(dst []byte, lo, hi int, o ops.Options) error {
 			return e.eng.Take(dst, v, 0, idx[lo:hi], o)
 		})
 	} else {

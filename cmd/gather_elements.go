@@ -51,17 +51,12 @@ func parseGatherElements(c *cli.Context) (job, error) {
 }
 
 func (j gatherElementsJob) run(e *env) error {
-	ix, err := j.idx.open(e)
-	if err != nil {
-		return err
-	}
-	defer ix.close()
-	in, err := e.openInput(j.in, npy.AccessSparse)
+	in, err := j.idx.openTake(e, j.in, npy.AccessSparse)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	v := in.view
+	v, ix := in.view, in.ix
 	if len(ix.shape) != len(v.Shape) {
 		return fmt.Errorf("indices and array must have the same number of dimensions: indices %s, array %s", pylit.ShapeString(ix.shape), pylit.ShapeString(v.Shape))
 	}

@@ -59,6 +59,37 @@ func (src indexSource) open(e *env) (indexArray, error) {
 	return literalIndices(*src.literal), nil
 }
 
+// takeInput is what gather and gather-elements read: an input and the
+// indices that pick from it.
+type takeInput struct {
+	input
+	ix indexArray
+}
+
+// openTake opens the indices, then the input spec with access: indices
+// that will not do are reported before the input is opened.
+func (src indexSource) openTake(e *env, spec string, access npy.Access) (takeInput, error) {
+	ix, err := src.open(e)
+	if err != nil {
+		return takeInput{}, err
+	}
+	in, err := e.openInput(spec, access)
+	if err != nil {
+		ix.close()
+		return takeInput{}, err
+	}
+	return takeInput{input: in, ix: ix}, nil
+}
+
+// Close closes the input, then the indices.
+func (t takeInput) Close() error {
+	err := t.input.Close()
+	if ierr := t.ix.close(); err == nil {
+		err = ierr
+	}
+	return err
+}
+
 // readIndexFile opens an index .npy of any integer dtype and byte order.
 func readIndexFile(e *env, spec string) (indexArray, error) {
 	a, err := formats.Open(spec, e.stdinFor(spec), npy.AccessAll)

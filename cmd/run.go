@@ -118,24 +118,7 @@ func errorLine(w io.Writer, command string, err error) {
 // workers in package ops) and is reported as an error naming the file.
 func Run(app *cli.App, argv []string, stderr io.Writer) (code int) {
 	name := commandName(app, argv)
-	report := func(err error) int {
-		if errors.Is(err, errDifferent) {
-			return exitDifferent
-		}
-		if errors.Is(err, errReported) {
-			return exitError // each error is on its own line already
-		}
-		if brokenPipe(err) {
-			// The reader went away (strider ... | head -c 10): remove the
-			// temporary outputs, then end as other tools do, by SIGPIPE,
-			// silently.
-			output.RemoveTemps()
-			dieOfSIGPIPE()
-			err = errors.New("standard output was closed before the result was written (broken pipe)")
-		}
-		errorLine(stderr, name, err)
-		return exitError
-	}
+	report := func(err error) int { return exitCode(err, name, stderr) }
 	app.ErrWriter = stderr // where a command that goes on past errors prints them (info)
 	debug.SetPanicOnFault(true)
 	defer func() {
@@ -147,17 +130,7 @@ func Run(app *cli.App, argv []string, stderr io.Writer) (code int) {
 	stop := handleSignals()
 	defer stop()
 
-	app.ExitErrHandler = func(*cli.Context, error) {} // we choose exit codes
-	app.OnUsageError = func(_ *cli.Context, err error, _ bool) error { return &usageError{err.Error()} }
-	app.Action = func(c *cli.Context) error {
-		if c.Args().Present() {
-			return usagef("unknown command %q (see strider --help)", c.Args().First())
-		}
-		return cli.ShowAppHelp(c)
-	}
-	for _, c := range app.Commands {
-		c.OnUsageError = app.OnUsageError
-	}
+	takeErrors(app)
 	if n := len(argv); n > 1 && argv[n-1] == completionFlag {
 		w := app.Writer
 		if w == nil {
@@ -188,6 +161,45 @@ func Run(app *cli.App, argv []string, stderr io.Writer) (code int) {
 		return report(err)
 	}
 	return exitOK
+}
+
+// exitCode is Run's exit code for err, which it reports first: as one
+// line on stderr naming the command, except for compare's difference,
+// errors already printed, and a broken pipe, which ends the process by
+// SIGPIPE.
+func exitCode(err error, name string, stderr io.Writer) int {
+	if errors.Is(err, errDifferent) {
+		return exitDifferent
+	}
+	if errors.Is(err, errReported) {
+		return exitError // each error is on its own line already
+	}
+	if brokenPipe(err) {
+		// The reader went away (strider ... | head -c 10): remove the
+		// temporary outputs, then end as other tools do, by SIGPIPE,
+		// silently.
+		output.RemoveTemps()
+		dieOfSIGPIPE()
+		err = errors.New("standard output was closed before the result was written (broken pipe)")
+	}
+	errorLine(stderr, name, err)
+	return exitError
+}
+
+// takeErrors makes app hand every error to Run, which chooses the exit
+// codes: usage mistakes as usageErrors, and an unknown command as one.
+func takeErrors(app *cli.App) {
+	app.ExitErrHandler = func(*cli.Context, error) {} // we choose exit codes
+	app.OnUsageError = func(_ *cli.Context, err error, _ bool) error { return &usageError{err.Error()} }
+	app.Action = func(c *cli.Context) error {
+		if c.Args().Present() {
+			return usagef("unknown command %q (see strider --help)", c.Args().First())
+		}
+		return cli.ShowAppHelp(c)
+	}
+	for _, c := range app.Commands {
+		c.OnUsageError = app.OnUsageError
+	}
 }
 
 // runThenDrain runs the command, then drains standard input when the

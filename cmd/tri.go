@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -10,50 +11,48 @@ import (
 	"strider/ops"
 )
 
-// triFlags are tril-indices' and triu-indices' own options. --offset is read
-// as a decimal string (not an IntFlag, which would take 010 as octal), the
+var (
+	trilIndicesCommand = triIndicesCommand(false)
+	triuIndicesCommand = triIndicesCommand(true)
+)
+
+// triIndicesCommand is tril-indices or, when upper, triu-indices: one
+// command but for the side of the diagonal it keeps. --offset is read as
+// a decimal string (not an IntFlag, which would take 010 as octal), the
 // same way as ROWS and COLS.
-func triFlags() []cli.Flag {
-	return withShared(
-		&cli.StringFlag{Name: "offset", Aliases: []string{"k"}, Value: "0", Usage: "diagonal `K`: above the main one when positive, below when negative"},
-		&cli.StringFlag{Name: "dtype", Value: "int64", Usage: "integer type `T` of the indices: int64 or int32"},
-	)
+func triIndicesCommand(upper bool) *cli.Command {
+	fn, side, rel, k := triName(upper), "lower", "<=", "-1"
+	if upper {
+		side, rel, k = "upper", ">=", "1"
+	}
+	return newCommand(&cli.Command{
+		Name:      fn + "-indices",
+		Usage:     fmt.Sprintf("indices of the %[1]s triangle (torch.%[2]s_indices, numpy.%[2]s_indices)", side, fn),
+		ArgsUsage: "ROWS [COLS]",
+		Description: fmt.Sprintf(`Writes torch.%[1]s_indices(ROWS, COLS, K): a (2, N) array whose first row holds
+the row indices and second row the column indices of the pairs (r, c) with
+c - r %[2]s K, in row-major order; equal to np.stack(np.%[1]s_indices(ROWS, K, COLS)).
+COLS defaults to ROWS. Offsets beyond either corner give an empty or a full
+triangle.
+
+Examples:
+   strider %[1]s-indices 4 -o t.npy
+   strider %[1]s-indices 4 3 --offset %[3]s -o t.npy
+   strider %[1]s-indices 5 --offset -2 --dtype int32 > t.npy`, fn, rel, k),
+		Flags: withShared(
+			&cli.StringFlag{Name: "offset", Aliases: []string{"k"}, Value: "0", Usage: "diagonal `K`: above the main one when positive, below when negative"},
+			&cli.StringFlag{Name: "dtype", Value: "int64", Usage: "integer type `T` of the indices: int64 or int32"},
+		),
+	}, parseTri(upper))
 }
 
-var (
-	trilIndicesCommand = newCommand(&cli.Command{
-		Name:      "tril-indices",
-		Usage:     "indices of the lower triangle (torch.tril_indices, numpy.tril_indices)",
-		ArgsUsage: "ROWS [COLS]",
-		Description: `Writes torch.tril_indices(ROWS, COLS, K): a (2, N) array whose first row holds
-the row indices and second row the column indices of the pairs (r, c) with
-c - r <= K, in row-major order; equal to np.stack(np.tril_indices(ROWS, K, COLS)).
-COLS defaults to ROWS. Offsets beyond either corner give an empty or a full
-triangle.
-
-Examples:
-   strider tril-indices 4 -o t.npy
-   strider tril-indices 4 3 --offset -1 -o t.npy
-   strider tril-indices 5 --offset -2 --dtype int32 > t.npy`,
-		Flags: triFlags(),
-	}, parseTri(false))
-	triuIndicesCommand = newCommand(&cli.Command{
-		Name:      "triu-indices",
-		Usage:     "indices of the upper triangle (torch.triu_indices, numpy.triu_indices)",
-		ArgsUsage: "ROWS [COLS]",
-		Description: `Writes torch.triu_indices(ROWS, COLS, K): a (2, N) array whose first row holds
-the row indices and second row the column indices of the pairs (r, c) with
-c - r >= K, in row-major order; equal to np.stack(np.triu_indices(ROWS, K, COLS)).
-COLS defaults to ROWS. Offsets beyond either corner give an empty or a full
-triangle.
-
-Examples:
-   strider triu-indices 4 -o t.npy
-   strider triu-indices 4 3 --offset 1 -o t.npy
-   strider triu-indices 5 --offset -2 --dtype int32 > t.npy`,
-		Flags: triFlags(),
-	}, parseTri(true))
-)
+// triName is the NumPy and PyTorch name of the triangle: tril or triu.
+func triName(upper bool) string {
+	if upper {
+		return "triu"
+	}
+	return "tril"
+}
 
 // triJob is tril-indices' or triu-indices' command line.
 type triJob struct {
@@ -126,7 +125,7 @@ func (j triJob) run(e *env) error {
 // triu-indices).
 func (j triJob) script(s *script) error {
 	rows, cols, k := j.rows, j.cols, j.offset
-	fn := map[bool]string{false: "tril", true: "triu"}[j.upper]
+	fn := triName(j.upper)
 	s.importModule("numpy as np")
 	if kc := max(-rows, min(cols, k)); kc != k {
 		s.add("# offset %d clamped to %d: any offset past a corner gives the same triangle, and NumPy's is a C long", k, kc)

@@ -28,19 +28,33 @@ func checkArgs(app *cli.App, argv []string) error {
 	}
 	c := app.Command(argv[i])
 	if c == nil {
-		var names []string
-		for _, c := range app.Commands {
-			names = append(names, c.Names()...)
-		}
-		if near := nearest(argv[i], names); len(near) > 0 {
-			return usagef("unknown command %q; did you mean %s? (see strider --help)", argv[i], strings.Join(near, " or "))
-		}
-		return usagef("unknown command %q (see strider --help)", argv[i])
+		return unknownCommand(app, argv[i])
 	}
+	return checkOptions(c, argv[i+1:])
+}
+
+// unknownCommand is the error for a command name app does not have, with
+// the nearest names.
+func unknownCommand(app *cli.App, name string) error {
+	var names []string
+	for _, c := range app.Commands {
+		names = append(names, c.Names()...)
+	}
+	if near := nearest(name, names); len(near) > 0 {
+		return usagef("unknown command %q; did you mean %s? (see strider --help)", name, strings.Join(near, " or "))
+	}
+	return usagef("unknown command %q (see strider --help)", name)
+}
+
+// checkOptions checks the options in args, what follows the command c on
+// the command line, up to "--": each one c takes, a switch without a
+// separate true/false, a value where one is needed, a number where one is
+// expected, none given twice.
+func checkOptions(c *cli.Command, args []string) error {
 	flags := commandFlags(c)
 	given := map[string]string{} // canonical name -> value as written
-	for j := i + 1; j < len(argv); j++ {
-		t := argv[j]
+	for j := 0; j < len(args); j++ {
+		t := args[j]
 		if t == "--" {
 			break
 		}
@@ -59,14 +73,14 @@ func checkArgs(app *cli.App, argv []string) error {
 			if _, err := strconv.ParseBool(value); err != nil {
 				return usagef("%s=%s: a switch is true or false (%s=true, %s=false)", optionName(name), value, canon, canon)
 			}
-		case isBool && j+1 < len(argv) && isBoolWord(argv[j+1]):
-			return usagef("%s is a switch and takes no separate value: write %s=%s", optionName(name), optionName(name), strings.ToLower(argv[j+1]))
+		case isBool && j+1 < len(args) && isBoolWord(args[j+1]):
+			return usagef("%s is a switch and takes no separate value: write %s=%s", optionName(name), optionName(name), strings.ToLower(args[j+1]))
 		case !isBool && !hasValue:
-			if j+1 >= len(argv) {
+			if j+1 >= len(args) {
 				return usagef("%s needs a value (see strider %s --help)", optionName(name), c.Name)
 			}
 			j++
-			value = argv[j]
+			value = args[j]
 		}
 		if _, isFloat := f.(*cli.Float64Flag); isFloat {
 			if _, err := strconv.ParseFloat(strings.TrimSpace(value), 64); err != nil {
