@@ -3,6 +3,7 @@ package cmd
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"os"
 	"os/exec"
@@ -334,5 +335,62 @@ func TestScriptSharded(t *testing.T) {
 	want := run(t, nil, "slice", ptIndex+":layers.1.proj.weight", "::-1", "-o", "-")
 	if err != nil || !bytes.Equal(got, want.stdout) {
 		t.Errorf("slice --as-numpy of a torch.save shard's tensor: %v, %d bytes, strider's %d", err, len(got), len(want.stdout))
+	}
+}
+
+// torchLoadShards prints, for every tensor of a torch.save sharded
+// checkpoint, what torch.load of its shard holds, as strider reads it
+// (bfloat16 widened): {name: [descr, shape, hex of the C-order bytes]}.
+const torchLoadShards = `
+import json, os, sys
+import torch
+index = sys.argv[1]
+with open(index) as f:
+    weight_map = json.load(f)['weight_map']
+shards, out = {}, {}
+for name, shard in weight_map.items():
+    if shard not in shards:
+        shards[shard] = torch.load(os.path.join(os.path.dirname(index), shard))
+    t = shards[shard][name]
+    a = (t.float() if t.dtype == torch.bfloat16 else t).contiguous().numpy()
+    out[name] = [a.dtype.str, list(a.shape), a.tobytes().hex()]
+print(json.dumps(out))
+`
+
+// TestShardedTorchLoad: every tensor of the torch.save checkpoint, read
+// through its index, is what torch.load of its shard gives.
+func TestShardedTorchLoad(t *testing.T) {
+	fromRoot(t)
+	py := testkit.NumPy(t, "to run torch.load")
+	out, err := exec.Command(py, "-c", torchLoadShards, ptIndex).Output()
+	if err != nil {
+		t.Skipf("SKIPPED: torch.load under %s: %v", py, err)
+	}
+	var want map[string][3]any
+	if err := json.Unmarshal(out, &want); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for name, w := range want {
+		o := filepath.Join(dir, "t.npy")
+		if r := run(t, nil, "slice", ptIndex+":"+name, "...", "-o", o); r.code != 0 {
+			t.Fatalf("%s: %s", name, r.stderr)
+		}
+		r := run(t, nil, "info", "--json", o)
+		var h struct {
+			Descr       string `json:"descr"`
+			Shape       []int  `json:"shape"`
+			HeaderBytes int    `json:"header_bytes"`
+		}
+		if err := json.Unmarshal(r.stdout, &h); err != nil {
+			t.Fatal(err)
+		}
+		data := readFile(t, o)[h.HeaderBytes:]
+		if got := [3]any{h.Descr, mustJSON(t, h.Shape), fmt.Sprintf("%x", data)}; got != [3]any{w[0], mustJSON(t, w[1]), w[2]} {
+			t.Errorf("%s: strider %v, torch.load %v", name, got, w)
+		}
+	}
+	if len(want) != 11 {
+		t.Errorf("torch.load found %d tensors, want 11", len(want))
 	}
 }
