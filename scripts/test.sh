@@ -171,6 +171,7 @@ esac
 step "fixtures are what gen_testdata.py writes"
 "$PYTHON" scripts/gen_testdata.py --check
 "$PYTHON" scripts/gen_torch_testdata.py --check
+"$PYTHON" scripts/gen_sharded_testdata.py --check
 "$PYTHON" scripts/gen_dtype_tables.py --check
 
 step "go test, and go test -race ./ops beside it (which tests skipped: mounting a tmpfs needs root)"
