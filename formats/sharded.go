@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"strider/formats/npy"
-	"strider/internal/termsafe"
 )
 
 // A sharded checkpoint is one archive: its members are the tensors its
@@ -154,7 +153,7 @@ func (a *Archive) shardOf(name string) (*shardFile, error) {
 	s := a.sharded
 	i, ok := s.index.at[name]
 	if !ok {
-		return nil, fmt.Errorf("sharded checkpoint has no tensor named %q (it holds %s)", name, nameList(a.Names))
+		return nil, fmt.Errorf("sharded checkpoint has no tensor named %q (it holds %s)", name, npy.NameList(a.Names))
 	}
 	return a.shard(s.index.Shard[i])
 }
@@ -272,7 +271,7 @@ func openShardedSpec(path, member string, hasMember bool, access npy.Access, hea
 	defer a.Close()
 	if !hasMember {
 		if len(a.Names) != 1 {
-			return nil, fmt.Errorf("sharded checkpoint holds %d tensors (%s): name one as FILE:NAME", len(a.Names), nameList(a.Names))
+			return nil, fmt.Errorf("sharded checkpoint holds %d tensors (%s): name one as FILE:NAME", len(a.Names), npy.NameList(a.Names))
 		}
 		member = a.Names[0]
 	}
@@ -291,21 +290,4 @@ func openShardedSpec(path, member string, hasMember bool, access npy.Access, hea
 		arr.Prefetch() // the shard is mapped for random access: read this tensor in now
 	}
 	return arr, nil
-}
-
-// nameList names the tensors for an error message, at most ten of them,
-// escaped for the terminal.
-func nameList(names []string) string {
-	if len(names) == 0 {
-		return "no tensors"
-	}
-	var out []string
-	for i, n := range names {
-		if i == 10 {
-			out = append(out, fmt.Sprintf("and %d more", len(names)-10))
-			break
-		}
-		out = append(out, termsafe.Escape(n))
-	}
-	return strings.Join(out, ", ")
 }

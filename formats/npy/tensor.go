@@ -129,22 +129,32 @@ func (tf *TensorFile) Pick(member string, hasMember bool) (*Tensor, error) {
 // NameList names the tensors for an error message, at most ten of them,
 // with what a terminal would act on escaped.
 func (tf *TensorFile) NameList() string {
-	if len(tf.Tensors) == 0 {
+	names := make([]string, len(tf.Tensors))
+	for i, t := range tf.Tensors {
+		names[i] = t.Name
+	}
+	return NameList(names)
+}
+
+// NameList names tensors for an error message: at most ten, then how many
+// more, with what a terminal would act on escaped and an empty name as "".
+func NameList(names []string) string {
+	if len(names) == 0 {
 		return "no tensors"
 	}
-	var names []string
-	for i, t := range tf.Tensors {
+	var out []string
+	for i, n := range names {
 		if i == 10 {
-			names = append(names, fmt.Sprintf("and %d more", len(tf.Tensors)-10))
+			out = append(out, fmt.Sprintf("and %d more", len(names)-10))
 			break
 		}
-		if t.Name == "" {
-			names = append(names, `""`)
+		if n == "" {
+			out = append(out, `""`)
 		} else {
-			names = append(names, termsafe.Escape(t.Name)) // the file's, shown on a terminal
+			out = append(out, termsafe.Escape(n)) // the file's, shown on a terminal
 		}
 	}
-	return strings.Join(names, ", ")
+	return strings.Join(out, ", ")
 }
 
 // contiguous reports whether the tensor's strides are C order.
