@@ -35,15 +35,5 @@ func (s *script) shardOf(path, member string, hasMember bool) (string, string, e
 		}
 		s.indexes[path] = idx
 	}
-	if !hasMember {
-		if len(idx.Names) != 1 {
-			return "", "", fmt.Errorf("sharded checkpoint holds %d tensors: name one as FILE:NAME", len(idx.Names))
-		}
-		member = idx.Names[0]
-	}
-	shard, ok := idx.ShardOf(member)
-	if !ok {
-		return "", "", fmt.Errorf("sharded checkpoint has no tensor named %q", member)
-	}
-	return member, shard, nil
+	return idx.Pick(member, hasMember)
 }

@@ -58,6 +58,22 @@ func ReadIndex(loc string) (*Index, error) {
 	return ParseIndex(b)
 }
 
+// Pick names tensor member of the index (its only tensor when
+// !hasMember) and the shard that holds it, as the index names it.
+func (idx *Index) Pick(member string, hasMember bool) (name, shard string, err error) {
+	if !hasMember {
+		if len(idx.Names) != 1 {
+			return "", "", fmt.Errorf("sharded checkpoint holds %d tensors (%s): name one as FILE:NAME", len(idx.Names), npy.NameList(idx.Names))
+		}
+		member = idx.Names[0]
+	}
+	shard, ok := idx.ShardOf(member)
+	if !ok {
+		return "", "", fmt.Errorf("sharded checkpoint has no tensor named %q (it holds %s)", member, npy.NameList(idx.Names))
+	}
+	return member, shard, nil
+}
+
 // ShardOf returns the shard that the index puts tensor name in, as the
 // index names it; ok is false for a tensor the index does not list.
 func (idx *Index) ShardOf(name string) (shard string, ok bool) {

@@ -153,7 +153,8 @@ func (a *Archive) shardOf(name string) (*shardFile, error) {
 	s := a.sharded
 	i, ok := s.index.at[name]
 	if !ok {
-		return nil, fmt.Errorf("sharded checkpoint has no tensor named %q (it holds %s)", name, npy.NameList(a.Names))
+		_, _, err := s.index.Pick(name, true) // the error that says so
+		return nil, err
 	}
 	return a.shard(s.index.Shard[i])
 }
@@ -269,11 +270,9 @@ func openShardedSpec(path, member string, hasMember bool, access npy.Access, hea
 		return nil, err
 	}
 	defer a.Close()
-	if !hasMember {
-		if len(a.Names) != 1 {
-			return nil, fmt.Errorf("sharded checkpoint holds %d tensors (%s): name one as FILE:NAME", len(a.Names), npy.NameList(a.Names))
-		}
-		member = a.Names[0]
+	member, _, err = a.sharded.index.Pick(member, hasMember)
+	if err != nil {
+		return nil, err
 	}
 	sh, err := a.shardOf(member)
 	if err != nil {
