@@ -78,10 +78,14 @@ func newEnv(c *cli.Context) (*env, error) {
 		quiet:     c.Bool(quietFlag.Name),
 	}
 	e.hook, _ = c.App.Metadata[progressHook].(func(command string, done, total int64))
+	if err := refuseRemoteOutput(e.output); err != nil {
+		return nil, err
+	}
 	var err error
 	if e.settings, err = options(c); err != nil {
 		return nil, err
 	}
+	e.watchTransfers()
 	return e, nil
 }
 

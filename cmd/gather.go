@@ -64,7 +64,7 @@ func parseGather(c *cli.Context) (job, error) {
 }
 
 func (j gatherJob) run(e *env) error {
-	in, err := j.idx.openTake(e, j.in, npy.AccessSparse)
+	in, err := j.idx.openTake(e, j.in, npy.AccessFetch)
 	if err != nil {
 		return err
 	}
@@ -81,6 +81,9 @@ func (j gatherJob) takeFlat(e *env, in takeInput) error {
 	v := in.view
 	idx, err := in.ix.resolve(v.Count(), 0, j.mode)
 	if err != nil {
+		return err
+	}
+	if err := in.fetchTake(j.in, v, -1, idx); err != nil {
 		return err
 	}
 	r := result{whole: func(dst []byte, o ops.Options) error {
@@ -106,6 +109,9 @@ func (j gatherJob) takeAxis(e *env, in takeInput) error {
 	}
 	idx, err := in.ix.resolve(v.Shape[axis], axis, j.mode)
 	if err != nil {
+		return err
+	}
+	if err := in.fetchTake(j.in, v, axis, idx); err != nil {
 		return err
 	}
 	shape := ops.TakeShape(v.Shape, axis, in.ix.shape)

@@ -8,6 +8,7 @@ import (
 
 	"strider/formats"
 	"strider/formats/npy"
+	"strider/formats/remote"
 	"strider/ops"
 )
 
@@ -49,5 +50,5 @@ func displayName(spec string) string {
 	if spec == "-" {
 		return "standard input"
 	}
-	return spec
+	return remote.Redact(spec) // a presigned URL's signature is never printed
 }

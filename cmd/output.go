@@ -9,6 +9,7 @@ import (
 
 	"strider/formats/npy"
 	"strider/formats/output"
+	"strider/formats/remote"
 	"strider/internal/dtype"
 	"strider/ops"
 )
@@ -94,13 +95,20 @@ func (e *env) writeCopy(d dtype.Dtype, shape []int, fortran bool, v ops.View) er
 // is then cheaper than a page fault per element. Otherwise the input is
 // mapped lazily (npy.AccessSparse), so only the pages touched are read.
 func (e *env) writeSparse(spec string, view func(ops.View) (ops.View, error)) error {
-	in, err := e.openInput(spec, npy.AccessReadAt)
+	access := npy.AccessReadAt
+	if remote.IsURL(spec) {
+		access = npy.AccessFetch // its spans are fetched, in parallel, before the copy
+	}
+	in, err := e.openInput(spec, access)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
 	v, err := view(in.view)
 	if err != nil {
+		return err
+	}
+	if err := in.fetch(spec, v); err != nil {
 		return err
 	}
 	r := in.ReaderAt()

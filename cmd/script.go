@@ -46,6 +46,9 @@ func scriptLibrary(c *cli.Context) (string, error) {
 
 // printScript writes j's script for lib and stops the command.
 func printScript(c *cli.Context, lib string, j job) error {
+	if err := refuseRemoteScript(c, lib); err != nil {
+		return err
+	}
 	s := newScript(c, lib)
 	if err := j.script(s); err != nil {
 		return err

@@ -107,7 +107,7 @@ func (a showArgs) script(*script) error {
 }
 
 func (j showJob) run(e *env) error {
-	in, err := e.openInput(j.in, npy.AccessSparse)
+	in, err := e.openInput(j.in, npy.AccessFetch)
 	if err != nil {
 		return err
 	}
@@ -115,6 +115,11 @@ func (j showJob) run(e *env) error {
 	name := j.sel.name(j.in)
 	v := in.view
 	if j.sel.items != nil {
+		if ix, err := in.view.Index(j.sel.items); err == nil {
+			if err := in.fetchIndexed(j.in, ix); err != nil {
+				return err
+			}
+		} // else indexView says what is wrong
 		if v, err = indexView(name, in.view, j.sel.items); err != nil {
 			return err
 		}
@@ -132,6 +137,13 @@ func (j showJob) run(e *env) error {
 	need := npprint.MemoryEstimate(in.Dtype.Kind, in.Dtype.Size, printed, j.opt)
 	if err := sysmem.CheckMemory(fmt.Sprintf("printing %d elements", printed), need); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
+	}
+	if in.onData(v) {
+		// A remote input: fetch just the elements print() shows.
+		_, keep := npprint.Edges(v.Shape, j.opt)
+		if err := in.fetchSpans(j.in, v.SpansAt(keep, fetchGap)); err != nil {
+			return err
+		}
 	}
 	a := edgeElements(v, in.Dtype, j.opt)
 	var text string

@@ -83,7 +83,7 @@ func (r sliceRefusal) script(s *script) error {
 }
 
 func (j sliceJob) run(e *env) error {
-	in, err := e.openInput(j.in, npy.AccessSparse)
+	in, err := e.openInput(j.in, npy.AccessFetch)
 	if err != nil {
 		return err
 	}
@@ -93,7 +93,13 @@ func (j sliceJob) run(e *env) error {
 		return err
 	}
 	if v, ok := ix.Basic(); ok {
+		if err := in.fetch(j.in, v); err != nil {
+			return err
+		}
 		return e.writeView(in.Dtype, v)
+	}
+	if err := in.fetchIndexed(j.in, ix); err != nil {
+		return err
 	}
 	if e.keepOrder {
 		// NumPy lays out the result of list indices by rules of its own

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"strider/formats/npy"
+	"strider/formats/remote"
 )
 
 // Archive is a file or folder of named arrays: an .npz archive, a
@@ -18,6 +19,7 @@ type Archive struct {
 	Kind   string   // "npz", "safetensors", "torch", "folder" or "sharded"
 	Names  []string // member names, in the archive's order (sorted for a folder)
 	folder bool
+	remote bool // a remote file, whose members are opened one by one as URL:NAME
 	// members is the open, indexed file once Open has read a member; Close
 	// releases it.
 	members *members
@@ -43,6 +45,9 @@ func OpenArchive(spec string) (a *Archive, ok bool, err error) {
 	if _, _, hasMember := SplitSpec(spec); !hasMember && IsIndex(spec) { // local or remote (sharded.go)
 		a, err := openShardedArchive(spec)
 		return a, true, err
+	}
+	if remote.IsURL(spec) {
+		return openRemoteArchive(spec) // remote_open.go
 	}
 	fi, statErr := os.Stat(spec)
 	if statErr != nil {

@@ -41,7 +41,7 @@ func (a *Archive) Open(name string, access npy.Access) (*npy.Array, error) {
 // openMember is Open, or its header only; onMapping tells whether the
 // array's Data is on the Archive's mapping.
 func (a *Archive) openMember(name string, access npy.Access, headerOnly bool) (arr *npy.Array, onMapping bool, err error) {
-	if a.folder {
+	if a.folder || a.remote {
 		arr, err = open(a.Spec(name), nil, access, headerOnly)
 		return arr, false, err
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"strider/formats/npy"
+	"strider/formats/remote"
 	"strider/formats/torch"
 	"strider/internal/termsafe"
 )
@@ -35,6 +36,9 @@ func Inspect(spec string, stdin io.Reader) ([]npy.Description, error) {
 		}
 		return inspectStream(stdin, "", false)
 	}
+	if remote.IsURL(spec) {
+		return inspectRemote(spec) // remote_open.go
+	}
 	path, member, hasMember := SplitSpec(spec)
 	f, err := os.Open(path)
 	if err != nil {
@@ -54,7 +58,7 @@ func Inspect(spec string, stdin io.Reader) ([]npy.Description, error) {
 	return inspectFile(f, fi.Size(), member, hasMember)
 }
 
-func inspectFile(f *os.File, size int64, member string, hasMember bool) ([]npy.Description, error) {
+func inspectFile(f io.ReaderAt, size int64, member string, hasMember bool) ([]npy.Description, error) {
 	var sig [16]byte
 	n, err := f.ReadAt(sig[:], 0)
 	if err != nil && err != io.EOF {

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"strider/formats/npy"
+	"strider/formats/remote"
 	"strider/internal/sysmem"
 )
 
@@ -57,6 +58,12 @@ func open(spec string, stdin io.Reader, access npy.Access, headerOnly bool) (*np
 	}
 	if path, member, hasMember := SplitSpec(spec); IsIndex(path) { // a sharded checkpoint, local or remote (sharded.go)
 		return openShardedSpec(path, member, hasMember, access, headerOnly)
+	}
+	if remote.IsURL(spec) {
+		return openRemote(spec, access, headerOnly) // remote_open.go
+	}
+	if access == npy.AccessFetch {
+		access = npy.AccessSparse // a local file is mapped: its pages come in as they are read
 	}
 	path, member, hasMember := SplitSpec(spec)
 	f, err := os.Open(path)
@@ -182,6 +189,9 @@ func openArchiveBytes(b []byte, member string, hasMember bool, headerOnly bool) 
 // mapped), and the function that releases it. A text reader parses it in
 // place: no copy from the page cache, no heap to fault in.
 func MapBytes(path string) ([]byte, func(), error) {
+	if remote.IsURL(path) {
+		return remoteBytes(path) // remote_open.go
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, openError(err)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"strider/formats/npy"
+	"strider/formats/remote"
 	"strider/formats/torch"
 )
 
@@ -19,6 +20,9 @@ import (
 // is member layer0 of C:\data\w.npz. Only names are looked at, never
 // contents.
 func SplitSpec(spec string) (path, member string, hasMember bool) {
+	if remote.IsURL(spec) {
+		return remote.Split(spec) // a URL's own ':' (scheme, port) split nothing
+	}
 	return splitSpecFor(spec, runtime.GOOS == "windows", pathExists)
 }
 
@@ -75,6 +79,9 @@ func volumeLen(path string, windows bool) int {
 // torch.save archive, or the legacy format Open refuses), or "" for
 // anything else (a .npy or .npz file, or a file that cannot be read).
 func TensorFormat(path string) string {
+	if remote.IsURL(path) {
+		return "" // never a request: the scripts read local files only
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return ""

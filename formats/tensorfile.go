@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"strider/formats/npy"
+	"strider/formats/remote"
 	"strider/formats/safetensors"
 	"strider/formats/torch"
 	"strider/internal/sysmem"
@@ -144,6 +145,9 @@ func openTensor(kind tensorKind, b []byte, member string, hasMember bool, header
 // ("file", or "file:name" for one tensor only); ok is false when the file
 // is neither (a .npy or .npz file, standard input, a pipe).
 func ListTensors(spec string) (tf *npy.TensorFile, ok bool, err error) {
+	if remote.IsURL(spec) {
+		return listRemoteTensors(spec) // remote_open.go
+	}
 	path, member, hasMember := SplitSpec(spec)
 	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
 		return nil, false, nil // a pipe is read once, by Open: never opened here

@@ -27,13 +27,18 @@ type Array struct {
 
 	mapping []byte   // the whole mapping, nil when Data is on the heap
 	file    *os.File // the open file, for AccessReadAt; nil otherwise
+	source  Source   // what Data lies on when its reader filled it (a remote file); nil otherwise
+	lazy    bool     // Data is filled by Fetch only (AccessFetch)
 }
 
 // Close releases the array's memory mapping. Data must not be used after
 // Close. Close is idempotent.
 func (a *Array) Close() error {
-	m, f := a.mapping, a.file
-	a.mapping, a.Data, a.file = nil, nil, nil
+	m, f, s := a.mapping, a.file, a.source
+	a.mapping, a.Data, a.file, a.source = nil, nil, nil, nil
+	if s != nil {
+		return s.Close()
+	}
 	if f != nil {
 		return f.Close()
 	}
@@ -48,6 +53,38 @@ func (a *Array) Close() error {
 // whole tensor file or a stream's spill mapped by the reader that made a:
 // Close unmaps it.
 func (a *Array) OwnMapping(m []byte) { a.mapping = m }
+
+// Source is what the Data of an array lies on when the array's reader
+// filled it from elsewhere (a remote file, formats/remote): Close releases
+// it, and Fetch fills the given spans of the Data of an array opened with
+// AccessFetch.
+type Source interface {
+	Fetch(spans []Span) error
+	Close() error
+}
+
+// Span is the bytes [Off, Off+Len) of an array's Data.
+type Span struct{ Off, Len int64 }
+
+// OwnSource gives a the source its Data lies on: Close closes it. lazy
+// says that Data holds zeros until Fetch fills what the caller reads.
+func (a *Array) OwnSource(s Source, lazy bool) { a.source, a.lazy = s, lazy }
+
+// HasSource reports whether a's Data lies on a Source that a owns.
+func (a *Array) HasSource() bool { return a.source != nil }
+
+// Lazy reports whether a's Data must be filled by Fetch before it is read:
+// an array opened with AccessFetch whose bytes are not yet in memory.
+func (a *Array) Lazy() bool { return a.lazy }
+
+// Fetch fills the spans of a lazy array's Data (sorted or not; they may
+// overlap); it does nothing for an array whose Data is all there.
+func (a *Array) Fetch(spans []Span) error {
+	if !a.lazy || len(spans) == 0 {
+		return nil
+	}
+	return a.source.Fetch(spans)
+}
 
 // Mapped reports whether a's Data lies on a mapping that a owns.
 func (a *Array) Mapped() bool { return a.mapping != nil }
@@ -80,6 +117,11 @@ const (
 	// faults when a few elements lie far apart (a diagonal). Other inputs
 	// (standard input from a pipe, .npz members) are read as usual.
 	AccessReadAt
+	// AccessFetch is AccessSparse for a remote input (formats/remote):
+	// Data is left unread (zeros), and the caller fills the spans it will
+	// read with Fetch, which fetches them with HTTP range requests. Any
+	// other input opens as with AccessSparse, and Fetch does nothing.
+	AccessFetch
 )
 
 // ReaderAt returns the data region of an array opened with AccessReadAt,

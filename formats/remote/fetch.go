@@ -146,11 +146,11 @@ func (f *File) fetchRange(s span, done *atomic.Int64) error {
 				f.mu.Lock()
 				f.target = f.url
 				f.mu.Unlock()
-				return &fetchError{err: statusError(r.Response, f.url, ""), retry: true}
+				return &fetchError{err: statusError(r.Response, f.spec, ""), retry: true}
 			}
-			return statusError(r.Response, f.url, f.hint(r.StatusCode))
+			return statusError(r.Response, f.spec, f.hint(r.StatusCode))
 		default:
-			return statusError(r.Response, f.url, f.hint(r.StatusCode))
+			return statusError(r.Response, f.spec, f.hint(r.StatusCode))
 		}
 		if u := r.Request.URL.String(); u != target {
 			f.mu.Lock()

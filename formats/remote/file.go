@@ -82,7 +82,7 @@ func Open(spec string, opt Options) (*File, error) {
 			return f.openStream()
 		}
 		r.Body.Close()
-		return statusError(r.Response, u, f.hint(r.StatusCode))
+		return statusError(r.Response, f.spec, f.hint(r.StatusCode))
 	})
 	if err != nil {
 		f.Close()
@@ -108,7 +108,7 @@ func (f *File) openStream() error {
 	}
 	if r.StatusCode != http.StatusOK {
 		r.Body.Close()
-		return statusError(r.Response, f.url, f.hint(r.StatusCode))
+		return statusError(r.Response, f.spec, f.hint(r.StatusCode))
 	}
 	f.body, f.size = r.Body, r.ContentLength
 	return nil

@@ -74,7 +74,7 @@ func (s *stream) reopen(cause error) error {
 		}
 		if r.StatusCode != http.StatusOK {
 			r.Body.Close()
-			return statusError(r.Response, s.f.url, s.f.hint(r.StatusCode))
+			return statusError(r.Response, s.f.spec, s.f.hint(r.StatusCode))
 		}
 		if _, err := io.CopyN(io.Discard, r.Body, s.at); err != nil {
 			r.Body.Close()

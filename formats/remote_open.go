@@ -1,0 +1,432 @@
+package formats
+
+import (
+	"archive/zip"
+	"bufio"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"strider/formats/npy"
+	"strider/formats/remote"
+	"strider/formats/safetensors"
+	"strider/formats/torch"
+	"strider/internal/sysmem"
+)
+
+// This file opens remote inputs (http://, https://, hf://; package
+// remote fetches them). The formats read a remote file through its
+// ReaderAt as they read a local one, and an array's data lies on the
+// remote file's memory:
+//
+//   - a header (Inspect, OpenHeader, ListTensors) is read alone: a .npy's
+//     first KiB; a safetensors file's 8 bytes, then its header; an .npz's
+//     central directory, then each member's local header;
+//   - with npy.AccessFetch, a .npy's or a safetensors tensor's data is not
+//     fetched at Open: the caller fetches the spans it reads (Array.Fetch);
+//   - otherwise the array's data is fetched whole, in ranges of
+//     Options.Chunk, several in flight;
+//   - a torch.save file is fetched whole (its pickle and records are read
+//     from the bytes), and an .npz member is read whole through ReadAt,
+//     whose read-ahead grows as the member is read in order;
+//   - a server that ignores Range is read as a stream: as a pipe is.
+
+// openRemoteFile opens the remote file of url (no member), with the
+// options the environment sets, or takes the one handed on to it.
+func openRemoteFile(url string) (*remote.File, error) {
+	if f := takeHandoff(url); f != nil {
+		return f, nil
+	}
+	opt, err := remote.FromEnv()
+	if err != nil {
+		return nil, err
+	}
+	return remote.Open(url, opt)
+}
+
+// handoff is a remote file that ListTensors opened and found to be no
+// tensor file, kept for the next open of its URL: info then lists a .npy
+// or an .npz with the bytes already fetched (one request of the first KiB
+// for a .npy, not two). It holds one file at most; a file nobody takes is
+// closed when another is handed on.
+var handoff struct {
+	sync.Mutex
+	url string
+	f   *remote.File
+}
+
+// handOn keeps f, the ranged file of url, for the next open of url.
+func handOn(url string, f *remote.File) {
+	handoff.Lock()
+	old := handoff.f
+	handoff.url, handoff.f = url, f
+	handoff.Unlock()
+	if old != nil {
+		old.Close()
+	}
+}
+
+// takeHandoff returns the file handed on for url, or nil.
+func takeHandoff(url string) *remote.File {
+	handoff.Lock()
+	defer handoff.Unlock()
+	if handoff.f == nil || handoff.url != url {
+		return nil
+	}
+	f := handoff.f
+	handoff.f = nil
+	return f
+}
+
+// openRemote is open for a remote spec.
+func openRemote(spec string, access npy.Access, headerOnly bool) (*npy.Array, error) {
+	u, member, hasMember := remote.Split(spec)
+	f, err := openRemoteFile(u)
+	if err != nil {
+		return nil, err
+	}
+	if !f.Ranged() {
+		defer f.Close()
+		body, err := f.Stream()
+		if err != nil {
+			return nil, err
+		}
+		defer body.Close()
+		return openStream(body, member, hasMember, headerOnly)
+	}
+	a, owned, err := openRanged(f, member, hasMember, access == npy.AccessFetch && !headerOnly, headerOnly)
+	if !owned {
+		f.Close()
+	}
+	return a, err
+}
+
+// remoteKind tells what a ranged remote file is from its first bytes and,
+// for a zip, its directory.
+func remoteKind(f *remote.File, sig []byte) tensorKind {
+	if k := sniffTensorFile(sig); k == safetensorsFile || k == torchLegacyFile {
+		return k
+	}
+	if isZip(sig) {
+		if zr, err := zip.NewReader(f, f.Size()); err == nil && torch.Folder(zr) != "" {
+			return torchZipFile
+		}
+	}
+	return notTensorFile
+}
+
+// readSig reads the first bytes of a ranged remote file.
+func readSig(f *remote.File) ([]byte, error) {
+	sig := make([]byte, probeLen)
+	n, err := f.ReadAt(sig, 0)
+	if err != nil && err != io.EOF {
+		return nil, fmt.Errorf("reading the file: %w", err)
+	}
+	return sig[:n], nil
+}
+
+// tensorIndex indexes a ranged remote tensor file: a safetensors file's
+// header is fetched alone (its length, then its text), a torch.save file
+// whole.
+func tensorIndex(f *remote.File, kind tensorKind) (*npy.TensorFile, error) {
+	switch kind {
+	case safetensorsFile:
+		var n8 [8]byte
+		if _, err := f.ReadAt(n8[:], 0); err != nil {
+			return nil, fmt.Errorf("reading the file: %w", err)
+		}
+		n := binary.LittleEndian.Uint64(n8[:])
+		if n <= safetensors.MaxHeader && 8+int64(n) <= f.Size() {
+			if err := f.Fetch([][2]int64{{8, 8 + int64(n)}}); err != nil {
+				return nil, err
+			}
+		} // else Parse says what is wrong, from the length alone
+	case torchZipFile:
+		if err := f.FetchAll(); err != nil {
+			return nil, err
+		}
+	}
+	return parseTensorFile(kind, f.Bytes())
+}
+
+// openRanged opens the array member names (or the only one) of a ranged
+// remote file; with lazy its data is left for Array.Fetch where it can
+// be. owned tells that the array's Data lies on f, which the array then
+// closes.
+func openRanged(f *remote.File, member string, hasMember, lazy, headerOnly bool) (a *npy.Array, owned bool, err error) {
+	a, err = openRangedArray(f, member, hasMember, lazy, headerOnly)
+	return a, a != nil && a.HasSource(), err
+}
+
+func openRangedArray(f *remote.File, member string, hasMember, lazy, headerOnly bool) (*npy.Array, error) {
+	sig, err := readSig(f)
+	if err != nil {
+		return nil, err
+	}
+	npyMagic := strings.HasPrefix(npy.Magic, string(sig[:min(len(sig), 4)]))
+	if kind := remoteKind(f, sig); !npyMagic && kind != notTensorFile {
+		tf, err := tensorIndex(f, kind)
+		if err != nil {
+			return nil, err
+		}
+		t, err := tf.Pick(member, hasMember)
+		if err != nil {
+			return nil, err
+		}
+		if headerOnly || t.Err != nil {
+			a, _, err := t.Open(nil, true)
+			return a, err
+		}
+		begin := t.Loc.Begin + int64(t.Offset)*int64(t.Loc.ItemSize)
+		end := begin + t.Span()*int64(t.Loc.ItemSize)
+		inPlace := t.Loc.Record == nil && t.Loc.Widen == nil && begin%int64(min(t.Loc.ItemSize, 8)) == 0
+		if !lazy || !inPlace {
+			if err := fetchData(f, begin, end); err != nil {
+				return nil, err
+			}
+		}
+		a, onMapping, err := t.Open(f.Bytes(), false)
+		if err != nil || !onMapping {
+			return a, err
+		}
+		a.OwnSource(remoteSource{f, begin}, lazy && inPlace)
+		return a, nil
+	}
+	if isZip(sig) || !npyMagic && strings.HasSuffix(strings.ToLower(f.Name()), ".npz") {
+		zr, err := zip.NewReader(f, f.Size())
+		if err != nil {
+			return nil, npy.Malformed("not a valid .npz archive: %w", err)
+		}
+		return npy.OpenMember(zr, member, hasMember, headerOnly)
+	}
+	if hasMember {
+		return nil, npy.Malformed("not an .npz archive, so it has no member %q", member)
+	}
+	d, err := npy.Describe(io.NewSectionReader(f, 0, f.Size()), f.Size(), "file")
+	switch {
+	case err != nil:
+		return nil, err
+	case d.Refused != nil:
+		return nil, d.Refused
+	case d.Truncated():
+		return nil, npy.Malformed("data is %d bytes but the header promises %d", d.DataBytes, d.NBytes())
+	}
+	a := &npy.Array{Header: d.Header}
+	if headerOnly {
+		return a, nil
+	}
+	nbytes := a.NBytes()
+	if nbytes == 0 {
+		a.Data = []byte{}
+		return a, nil
+	}
+	begin, end := a.DataOffset, a.DataOffset+nbytes
+	if begin%16 != 0 {
+		// A writer other than NumPy left the data misaligned: an aligned
+		// copy of all of it, as for a local file.
+		if err := fetchData(f, begin, end); err != nil {
+			return nil, err
+		}
+		a.Data = npy.AlignedBuf(int(nbytes))
+		copy(a.Data, f.Bytes()[begin:end])
+		return a, nil
+	}
+	if !lazy {
+		if err := fetchData(f, begin, end); err != nil {
+			return nil, err
+		}
+	}
+	a.Data = f.Bytes()[begin:end:end]
+	a.OwnSource(remoteSource{f, begin}, lazy)
+	return a, nil
+}
+
+// fetchData fetches bytes [begin, end) of f, an array's data that is read
+// whole, once the memory it takes is there.
+func fetchData(f *remote.File, begin, end int64) error {
+	if err := sysmem.CheckMemory("the remote data, which is read into memory", end-begin); err != nil {
+		return err
+	}
+	return f.Fetch([][2]int64{{begin, end}})
+}
+
+// remoteSource is the remote file an array's Data lies on, from byte base.
+type remoteSource struct {
+	f    *remote.File
+	base int64
+}
+
+func (s remoteSource) Fetch(spans []npy.Span) error {
+	l := make([][2]int64, len(spans))
+	for i, sp := range spans {
+		l[i] = [2]int64{s.base + sp.Off, s.base + sp.Off + sp.Len}
+	}
+	return s.f.Fetch(l)
+}
+
+func (s remoteSource) Close() error { return s.f.Close() }
+
+// inspectRemote is Inspect for a remote spec: the header alone, or, from
+// a server that ignores Range, what inspectStream reads of the stream.
+func inspectRemote(spec string) ([]npy.Description, error) {
+	u, member, hasMember := remote.Split(spec)
+	f, err := openRemoteFile(u)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if !f.Ranged() {
+		body, err := f.Stream()
+		if err != nil {
+			return nil, err
+		}
+		defer body.Close()
+		return inspectStream(body, member, hasMember)
+	}
+	return inspectFile(f, f.Size(), member, hasMember)
+}
+
+// listRemoteTensors is ListTensors for a remote spec: ok is false when
+// the file is no tensor file. An input that cannot be fetched is ok with
+// its error, so that it is reported once. From a server that ignores
+// Range, a tensor file is read whole.
+func listRemoteTensors(spec string) (tf *npy.TensorFile, ok bool, err error) {
+	u, member, hasMember := remote.Split(spec)
+	f, err := openRemoteFile(u)
+	if err != nil {
+		return nil, true, err
+	}
+	handed := false
+	defer func() {
+		if !handed {
+			f.Close()
+		}
+	}()
+	var b []byte
+	if f.Ranged() {
+		sig, err := readSig(f)
+		if err != nil {
+			return nil, true, err
+		}
+		kind := remoteKind(f, sig)
+		if kind == notTensorFile || strings.HasPrefix(npy.Magic, string(sig[:min(len(sig), 4)])) {
+			handOn(u, f) // what Inspect or Open reads next
+			handed = true
+			return nil, false, nil
+		}
+		if tf, err = tensorIndex(f, kind); err != nil {
+			return nil, true, err
+		}
+	} else {
+		body, err := f.Stream()
+		if err != nil {
+			return nil, true, err
+		}
+		defer body.Close()
+		br := bufio.NewReader(body)
+		head, _ := br.Peek(probeLen)
+		switch k := sniffTensorFile(head); {
+		case k == torchLegacyFile:
+			_, err := parseTensorFile(k, head)
+			return nil, true, err
+		case !looksLikeTensorFile(head):
+			return nil, false, nil
+		}
+		s, err := readStream(br, "the remote file", true)
+		if err != nil {
+			if sniffTensorFile(head) == safetensorsFile {
+				return nil, true, err
+			}
+			return nil, false, nil // a broken zip is no torch.save file: Open says what is wrong
+		}
+		defer s.release()
+		if b = s.b; sniffTensorFile(b) == notTensorFile {
+			return nil, false, nil
+		}
+		if tf, err = parseTensorFile(sniffTensorFile(b), b); err != nil {
+			return nil, true, err
+		}
+	}
+	tf.Path = u
+	for i := range tf.Tensors { // nothing may point into the file's memory
+		tf.Tensors[i].Loc.Record = nil
+		tf.Tensors[i].Loc.Widen = nil
+	}
+	if hasMember {
+		t, err := tf.Pick(member, true)
+		if err != nil {
+			return nil, true, err
+		}
+		if t.Err != nil {
+			return nil, true, t.Err
+		}
+		tf.Tensors = []npy.Tensor{*t}
+	}
+	return tf, true, nil
+}
+
+// remoteBytes is MapBytes for a remote file: fetched whole.
+func remoteBytes(u string) ([]byte, func(), error) {
+	f, err := openRemoteFile(u)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !f.Ranged() {
+		defer f.Close()
+		body, err := f.Stream()
+		if err != nil {
+			return nil, nil, err
+		}
+		defer body.Close()
+		return ReadStream(body, "the remote file")
+	}
+	if err := fetchData(f, 0, f.Size()); err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f.Bytes(), func() { f.Close() }, nil
+}
+
+// openRemoteArchive is OpenArchive for a remote spec: a tensor file or an
+// .npz archive is listed from its header or directory; each member is
+// then opened as URL:NAME. A spec that names a member (URL:NAME), or a
+// file that is neither, is one array (ok false).
+func openRemoteArchive(spec string) (*Archive, bool, error) {
+	if _, _, hasMember := remote.Split(spec); hasMember {
+		return nil, false, nil
+	}
+	tf, ok, err := listRemoteTensors(spec)
+	switch {
+	case ok && err != nil:
+		return nil, true, err
+	case ok:
+		a := &Archive{Path: spec, Kind: tf.Format, remote: true}
+		for _, t := range tf.Tensors {
+			a.Names = append(a.Names, t.Name)
+		}
+		return a, true, nil
+	}
+	f, err := openRemoteFile(spec)
+	if err != nil {
+		return nil, true, err
+	}
+	defer f.Close()
+	if !f.Ranged() {
+		return nil, false, nil // read once, by Open, as a pipe is
+	}
+	sig, err := readSig(f)
+	if err != nil || !isZip(sig) {
+		return nil, false, err
+	}
+	zr, err := zip.NewReader(f, f.Size())
+	if err != nil {
+		return nil, true, npy.Malformed("not a valid .npz archive: %w", err)
+	}
+	a := &Archive{Path: spec, Kind: "npz", remote: true}
+	for _, zf := range zr.File {
+		a.Names = append(a.Names, strings.TrimSuffix(zf.Name, ".npy"))
+	}
+	return a, true, nil
+}
