@@ -31,6 +31,8 @@ type sharded struct {
 	// errs[k] is why shard k could not be opened or disagrees with the
 	// index: every read from it reports it again.
 	errs []error
+	// listed[k] counts the tensors the index puts in shard k.
+	listed []int
 }
 
 // shardFile is an open shard: its tensors, and what reads them.
@@ -51,7 +53,10 @@ func openShardedArchive(loc string) (*Archive, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &sharded{index: idx, shards: make([]*shardFile, len(idx.Shards)), errs: make([]error, len(idx.Shards))}
+	s := &sharded{index: idx, shards: make([]*shardFile, len(idx.Shards)), errs: make([]error, len(idx.Shards)), listed: make([]int, len(idx.Shards))}
+	for _, k := range idx.Shard {
+		s.listed[k]++
+	}
 	return &Archive{Path: loc, Kind: "sharded", Names: idx.Names, sharded: s}, nil
 }
 
@@ -234,7 +239,10 @@ func (s *sharded) check(k int, sh *shardFile) error {
 			return npy.Malformed("it holds tensor %q, which the index puts in shard %q: one tensor, two shards", t.Name, s.index.Shards[s.index.Shard[i]])
 		}
 	}
-	for i, n := range s.index.Names {
+	if len(sh.at) == s.listed[k] { // its names are among the index's for it: all of them
+		return nil
+	}
+	for i, n := range s.index.Names { // which one is missing: O(tensors), once
 		if _, ok := sh.at[n]; s.index.Shard[i] == k && !ok {
 			return npy.Malformed("the index lists tensor %q in it, but it has no tensor of that name", n)
 		}
