@@ -15,7 +15,7 @@ import (
 // Flags every operation shares, declared once.
 var (
 	outputFlag = &cli.StringFlag{
-		Name: "output", Aliases: []string{"o"}, Usage: "write the result to `PATH` (- for standard output, FILE.npz:NAME for a member of an archive; default: standard output unless it is a terminal)",
+		Name: "output", Aliases: []string{"o"}, Usage: "write the result to `PATH` (- for standard output, FILE.npz:NAME for a member of an archive, FILE.safetensors:NAME for a tensor; default: standard output unless it is a terminal)",
 	}
 	deviceFlag = &cli.StringFlag{
 		Name: "device", Value: "cpu", Usage: "run on `DEV`: cpu or cuda",
