@@ -1,0 +1,82 @@
+package formats
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"strider/formats/npy"
+	"strider/internal/testkit"
+)
+
+// TestShardedRemote: an index and its shards served over HTTP (a loopback
+// server that counts requests) read as the local files are; a tensor is
+// read from its shard alone, and shard names are resolved against the
+// index's URL, its query dropped.
+func TestShardedRemote(t *testing.T) {
+	srv := testkit.NewServer(t)
+	for _, dir := range []string{"st", "pt"} {
+		for _, p := range testkit.Glob(t, filepath.Join(shardedFixtures, dir, "*")) {
+			srv.PutBytes("/repo/"+dir+"/"+filepath.Base(p), testkit.ReadFile(t, p))
+		}
+	}
+	ref, _, err := OpenArchive(filepath.Join(shardedFixtures, "reference.npz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ref.Close()
+	for _, name := range shardedIndexes {
+		t.Run(name, func(t *testing.T) {
+			local := filepath.Join(shardedFixtures, name)
+			url := srv.URL + "/repo/" + name + "?download=true"
+			want, _, err := ListSharded(local)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, ok, err := ListSharded(url)
+			if !ok || err != nil || len(got) != len(want) {
+				t.Fatalf("ListSharded(%s): %d tensors, %v, %v", url, len(got), ok, err)
+			}
+			for i := range got {
+				if got[i].Name != want[i].Name || got[i].Shard != want[i].Shard || !slices.Equal(got[i].Shape, want[i].Shape) {
+					t.Errorf("tensor %d: %q in %q, want %q in %q", i, got[i].Name, got[i].Shard, want[i].Name, want[i].Shard)
+				}
+			}
+			srv.Reset()
+			a, err := Open(url+":embed.weight", nil, npy.AccessAll)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := ref.Open("embed.weight", npy.AccessAll)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameArray(t, "embed.weight", a, r)
+			a.Close()
+			requests, _ := srv.Counts()
+			for _, req := range requests {
+				if !strings.HasSuffix(req.Path, ".index.json") && !strings.Contains(req.Path, "00001-of-00003") {
+					t.Errorf("reading embed.weight (shard 1) asked for %s", req.Path)
+				}
+			}
+			ar, ok, err := OpenArchive(url)
+			if !ok || err != nil {
+				t.Fatalf("OpenArchive(%s): %v %v", url, ok, err)
+			}
+			defer ar.Close()
+			for _, member := range ar.Names {
+				got, err := ar.Open(member, npy.AccessAll)
+				if err != nil {
+					t.Fatalf("%s: %v", member, err)
+				}
+				r, err := ref.Open(member, npy.AccessAll)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sameArray(t, member, got, r)
+				got.Close()
+			}
+		})
+	}
+}
