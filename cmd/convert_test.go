@@ -314,3 +314,15 @@ func TestConvertMember(t *testing.T) {
 		wantError(t, run(t, nil, append([]string{"convert"}, c.args...)...), "convert")
 	}
 }
+
+// TestConvertProgress: the progress line reaches its total for every
+// output format, from contiguous, strided and widened tensors.
+func TestConvertProgress(t *testing.T) {
+	fromRoot(t)
+	dir := t.TempDir()
+	for _, in := range []string{"testdata/torch/dtypes.safetensors", "testdata/torch/views.pt", "testdata/archive.npz"} {
+		for _, out := range []string{"p.safetensors", "p.npz", "p"} {
+			checkProgress(t, []string{"strider", "convert", in, filepath.Join(dir, out), "--threads", "2"})
+		}
+	}
+}
