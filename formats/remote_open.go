@@ -175,24 +175,11 @@ func openRangedArray(f *remote.File, member string, hasMember, lazy, headerOnly 
 		if err != nil {
 			return nil, err
 		}
-		if headerOnly || t.Err != nil {
-			a, _, err := t.Open(nil, true)
-			return a, err
+		a, src, later, err := openRangedTensor(f, t, lazy, headerOnly)
+		if src != nil {
+			a.OwnSource(src, later)
 		}
-		begin := t.Loc.Begin + int64(t.Offset)*int64(t.Loc.ItemSize)
-		end := begin + t.Span()*int64(t.Loc.ItemSize)
-		inPlace := t.Loc.Record == nil && t.Loc.Widen == nil && begin%int64(min(t.Loc.ItemSize, 8)) == 0
-		if !lazy || !inPlace {
-			if err := fetchData(f, begin, end); err != nil {
-				return nil, err
-			}
-		}
-		a, onMapping, err := t.Open(f.Bytes(), false)
-		if err != nil || !onMapping {
-			return a, err
-		}
-		a.OwnSource(remoteSource{f, begin}, lazy && inPlace)
-		return a, nil
+		return a, err
 	}
 	if isZip(sig) || !npyMagic && strings.HasSuffix(strings.ToLower(f.Name()), ".npz") {
 		zr, err := zip.NewReader(f, f.Size())
@@ -241,6 +228,33 @@ func openRangedArray(f *remote.File, member string, hasMember, lazy, headerOnly 
 	a.Data = f.Bytes()[begin:end:end]
 	a.OwnSource(remoteSource{f, begin}, lazy)
 	return a, nil
+}
+
+// openRangedTensor makes the array of tensor t of f, a ranged remote
+// tensor file indexed by tensorIndex: its data is fetched now, unless lazy
+// and the tensor is read in place. src, when not nil, is f as the source
+// the array's Data lies on, which the caller hands to the array
+// (OwnSource, with later: the data is left for Array.Fetch) or keeps open
+// while the array is used (a shard of a sharded checkpoint, whose tensors
+// share f).
+func openRangedTensor(f *remote.File, t *npy.Tensor, lazy, headerOnly bool) (a *npy.Array, src npy.Source, later bool, err error) {
+	if headerOnly || t.Err != nil {
+		a, _, err := t.Open(nil, true)
+		return a, nil, false, err
+	}
+	begin := t.Loc.Begin + int64(t.Offset)*int64(t.Loc.ItemSize)
+	end := begin + t.Span()*int64(t.Loc.ItemSize)
+	inPlace := t.Loc.Record == nil && t.Loc.Widen == nil && begin%int64(min(t.Loc.ItemSize, 8)) == 0
+	if !lazy || !inPlace {
+		if err := fetchData(f, begin, end); err != nil {
+			return nil, nil, false, err
+		}
+	}
+	a, onMapping, err := t.Open(f.Bytes(), false)
+	if err != nil || !onMapping {
+		return a, nil, false, err
+	}
+	return a, remoteSource{f, begin}, lazy && inPlace, nil
 }
 
 // fetchData fetches bytes [begin, end) of f, an array's data that is read

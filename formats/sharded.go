@@ -4,18 +4,19 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"strings"
 
 	"strider/formats/npy"
+	"strider/formats/remote"
 )
 
 // A sharded checkpoint is one archive: its members are the tensors its
 // index lists (index.go), in the index's order, and a member is read from
 // the shard the index names, a .safetensors or torch.save file beside
-// the index. Shards are opened lazily, each at most once a run, as an
-// Archive of its own, which maps and parses the shard's header once for
-// all its tensors: reading one tensor opens one shard, listing them all
-// opens each shard once.
+// the index. Shards are opened lazily, each at most once a run, and its
+// header parsed once for all its tensors: a local shard as an Archive of
+// its own (mapped), a remote one as one remote file (its header fetched
+// alone, each tensor's bytes when it is read). Reading one tensor opens
+// one shard; listing them all opens each shard once.
 //
 // A shard is checked against the index when it is opened: every tensor
 // the index puts in it must be there, and every tensor in it must be
@@ -35,15 +36,18 @@ type sharded struct {
 	listed []int
 }
 
-// shardFile is an open shard: its tensors, and what reads them.
+// shardFile is an open shard: its tensors, and what holds its bytes, one
+// of ar, a local shard's Archive (its file mapped and indexed once); rf, a
+// remote shard on a server that serves ranges (its header fetched once,
+// a tensor's bytes when it is read, the whole file for torch.save); st, a
+// remote shard read whole from a server that does not.
 type shardFile struct {
 	loc string
-	// ar is a local shard's Archive, its file mapped and indexed once; nil
-	// for a remote shard, whose header is fetched alone and whose tensors
-	// are opened as URL:NAME, through the remote reader.
-	ar *Archive
-	tf *npy.TensorFile
-	at map[string]int // name → position in tf.Tensors; -1 for a name given twice
+	ar  *Archive
+	rf  *remote.File
+	st  *stream
+	tf  *npy.TensorFile
+	at  map[string]int // name → position in tf.Tensors; -1 for a name given twice
 }
 
 // openShardedArchive reads the index at loc (a path, or a URL) and makes
@@ -139,18 +143,46 @@ func (a *Archive) openSharded(name string, access npy.Access) (*npy.Array, error
 	if err != nil {
 		return nil, err
 	}
-	arr, _, err := sh.open(name, access, false)
-	return arr, err
+	return sh.open(name, access, false, false)
 }
 
-// open opens tensor name of the shard; onMapping tells whether the
-// array's Data is on the shard Archive's mapping.
-func (sh *shardFile) open(name string, access npy.Access, headerOnly bool) (arr *npy.Array, onMapping bool, err error) {
-	if sh.ar == nil {
-		arr, err = open(sh.loc+":"+name, nil, access, headerOnly)
-		return arr, false, err
+// open opens tensor name of the shard. With own the array takes over what
+// its data lies on (the shard's mapping, its remote file), as Open's
+// caller needs: the shard is closed right after (openShardedSpec);
+// otherwise the data stays the shard's, valid until the Archive is closed.
+func (sh *shardFile) open(name string, access npy.Access, headerOnly, own bool) (*npy.Array, error) {
+	if sh.ar != nil {
+		arr, onMapping, err := sh.ar.openMember(name, access, headerOnly)
+		if err != nil || !own || !onMapping {
+			return arr, err
+		}
+		mb := sh.ar.members
+		arr.OwnMapping(mb.m) // Close unmaps it now, not the shard's Archive
+		mb.mapped = false
+		if access == npy.AccessAll {
+			arr.Prefetch() // the shard is mapped for random access: read this tensor in now
+		}
+		return arr, nil
 	}
-	return sh.ar.openMember(name, access, headerOnly)
+	i := sh.at[name] // there: the shard was checked against the index
+	if i < 0 {
+		return nil, npy.Malformed("%s file holds two tensors named %q", sh.tf.Format, name)
+	}
+	t := &sh.tf.Tensors[i]
+	if sh.st != nil {
+		arr, onMapping, err := t.Open(sh.st.b, headerOnly)
+		if err == nil && own && onMapping && sh.st.mapping != nil {
+			arr.OwnMapping(sh.st.mapping) // as openStream hands a stream's spill over
+			sh.st.mapping = nil
+		}
+		return arr, err
+	}
+	arr, src, later, err := openRangedTensor(sh.rf, t, own && access == npy.AccessFetch, headerOnly)
+	if err == nil && own && src != nil {
+		arr.OwnSource(src, later)
+		sh.rf = nil
+	}
+	return arr, err
 }
 
 // shardOf returns the open shard that holds tensor name.
@@ -193,39 +225,75 @@ func (a *Archive) shard(k int) (*shardFile, error) {
 // (anything else is refused), and indexes its tensors.
 func openShard(loc string) (*shardFile, error) {
 	sh := &shardFile{loc: loc}
-	if strings.Contains(loc, "://") {
-		tf, ok, err := ListTensors(loc) // the header alone
-		switch {
-		case err != nil:
+	if remote.IsURL(loc) {
+		if err := sh.openRemote(); err != nil {
+			sh.close()
 			return nil, err
-		case !ok:
-			return nil, npy.Malformed("not a tensor file")
 		}
-		sh.tf, sh.at = tf, make(map[string]int, len(tf.Tensors))
-		for i, t := range tf.Tensors {
-			if _, dup := sh.at[t.Name]; dup {
-				i = -1
-			}
-			sh.at[t.Name] = i
+	} else {
+		sh.ar = &Archive{Path: loc, Kind: "shard"}
+		if err := sh.ar.index(); err != nil {
+			sh.ar.Close()
+			return nil, err
 		}
+		sh.ar.Kind = sh.ar.members.tf.Format
+		sh.tf, sh.at = sh.ar.members.tf, sh.ar.members.tensors
 		return sh, nil
 	}
-	sh.ar = &Archive{Path: loc, Kind: "shard"}
-	if err := sh.ar.index(); err != nil {
-		sh.ar.Close()
-		return nil, err
+	sh.at = make(map[string]int, len(sh.tf.Tensors))
+	for i, t := range sh.tf.Tensors {
+		if _, dup := sh.at[t.Name]; dup {
+			i = -1
+		}
+		sh.at[t.Name] = i
 	}
-	sh.ar.Kind = sh.ar.members.tf.Format
-	sh.tf, sh.at = sh.ar.members.tf, sh.ar.members.tensors
 	return sh, nil
 }
 
-// close releases a local shard's mapping.
-func (sh *shardFile) close() error {
-	if sh.ar == nil {
-		return nil
+// openRemote opens and indexes a remote shard: through ranges where the
+// server serves them (a safetensors header alone), else read whole.
+func (sh *shardFile) openRemote() error {
+	f, err := openRemoteFile(sh.loc)
+	if err != nil {
+		return err
 	}
-	return sh.ar.Close()
+	if f.Ranged() {
+		sh.rf = f
+		sig, err := readSig(f)
+		if err != nil {
+			return err
+		}
+		kind := remoteKind(f, sig)
+		if kind == notTensorFile {
+			return npy.Malformed("not a tensor file")
+		}
+		sh.tf, err = tensorIndex(f, kind)
+		return err
+	}
+	defer f.Close()
+	body, err := f.Stream()
+	if err != nil {
+		return err
+	}
+	defer body.Close()
+	if sh.st, err = readStream(body, "the shard", true); err != nil {
+		return err
+	}
+	sh.tf, err = parseTensorFile(sniffTensorFile(sh.st.b), sh.st.b)
+	return err
+}
+
+// close releases what holds the shard's bytes.
+func (sh *shardFile) close() error {
+	switch {
+	case sh.ar != nil:
+		return sh.ar.Close()
+	case sh.rf != nil:
+		return sh.rf.Close()
+	case sh.st != nil:
+		sh.st.release()
+	}
+	return nil
 }
 
 // check compares shard k's tensors with the index's entries for it.
@@ -286,15 +354,5 @@ func openShardedSpec(path, member string, hasMember bool, access npy.Access, hea
 	if err != nil {
 		return nil, err
 	}
-	arr, onMapping, err := sh.open(member, access, headerOnly)
-	if err != nil || !onMapping {
-		return arr, err
-	}
-	mb := sh.ar.members
-	arr.OwnMapping(mb.m) // Close unmaps it now, not the shard's Archive
-	mb.mapped = false
-	if access == npy.AccessAll {
-		arr.Prefetch() // the shard is mapped for random access: read this tensor in now
-	}
-	return arr, nil
+	return sh.open(member, access, headerOnly, true)
 }

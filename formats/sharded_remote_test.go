@@ -11,14 +11,29 @@ import (
 )
 
 // TestShardedRemote: an index and its shards served over HTTP (a loopback
-// server that counts requests) read as the local files are; a tensor is
-// read from its shard alone, and shard names are resolved against the
-// index's URL, its query dropped.
+// server that counts requests and bytes) read as the local files are; a
+// tensor is read from its shard alone, shard names are resolved against
+// the index's URL (its query dropped), and reading every tensor fetches no
+// byte twice: each shard is one remote file, its header fetched once (a
+// torch.save shard once whole). The same from a server without Range,
+// which sends each file once, whole.
 func TestShardedRemote(t *testing.T) {
+	for _, noRange := range []bool{false, true} {
+		t.Run(map[bool]string{false: "ranges", true: "no ranges"}[noRange], func(t *testing.T) {
+			shardedRemote(t, noRange)
+		})
+	}
+}
+
+func shardedRemote(t *testing.T, noRange bool) {
 	srv := testkit.NewServer(t)
+	srv.NoRange(noRange)
+	size := map[string]int64{} // each checkpoint's bytes: its index and shards
 	for _, dir := range []string{"st", "pt"} {
 		for _, p := range testkit.Glob(t, filepath.Join(shardedFixtures, dir, "*")) {
-			srv.PutBytes("/repo/"+dir+"/"+filepath.Base(p), testkit.ReadFile(t, p))
+			b := testkit.ReadFile(t, p)
+			srv.PutBytes("/repo/"+dir+"/"+filepath.Base(p), b)
+			size[dir] += int64(len(b))
 		}
 	}
 	ref, _, err := OpenArchive(filepath.Join(shardedFixtures, "reference.npz"))
@@ -60,6 +75,7 @@ func TestShardedRemote(t *testing.T) {
 					t.Errorf("reading embed.weight (shard 1) asked for %s", req.Path)
 				}
 			}
+			srv.Reset()
 			ar, ok, err := OpenArchive(url)
 			if !ok || err != nil {
 				t.Fatalf("OpenArchive(%s): %v %v", url, ok, err)
@@ -76,6 +92,10 @@ func TestShardedRemote(t *testing.T) {
 				}
 				sameArray(t, member, got, r)
 				got.Close()
+			}
+			requests, sent := srv.Counts()
+			if dir := filepath.Dir(name); sent > size[dir] {
+				t.Errorf("every tensor read: %d bytes in %d requests, more than the %d bytes of the index and its shards", sent, len(requests), size[dir])
 			}
 		})
 	}
