@@ -319,6 +319,60 @@ print('missing', missing, 'wrong', wrong, 'extra', sorted(set(z.files) - set(wan
 	testkit.WantNames(t, dir, "res.npz")
 }
 
+// TestSafetensorsParallelTensors (issue 30, item 3): -o FILE.safetensors:NAME
+// takes the lock -o FILE.npz:NAME takes, so 12 writers of different tensors
+// of one .safetensors file at once each leave their tensor, and the file
+// is save_file's layout of them all: read back here from its header with
+// NumPy (the safetensors package is not needed).
+func TestSafetensorsParallelTensors(t *testing.T) {
+	py := testkit.NumPy(t, "to check .safetensors files with")
+	const writers, rounds = 12, 3
+	dir := t.TempDir()
+	file := filepath.Join(dir, "res.safetensors")
+	for round := range rounds {
+		if round%2 == 0 {
+			os.Remove(file)
+		}
+		sizes := make([]int, writers)
+		cmds := make([]*exec.Cmd, writers)
+		stderrs := make([]bytes.Buffer, writers)
+		for i := range writers {
+			sizes[i] = 250 + 3*i + round
+			c := striderCommand(t, "tril-indices", strconv.Itoa(sizes[i]), "-o", fmt.Sprintf("%s:m%d", file, i))
+			c.Stderr = &stderrs[i]
+			if err := c.Start(); err != nil {
+				t.Fatal(err)
+			}
+			cmds[i] = c
+		}
+		for i, c := range cmds {
+			if code := testkit.ExitCode(t, c, c.Wait()); code != 0 {
+				t.Fatalf("round %d, writer %d: exit %d: %s", round, i, code, stderrs[i].String())
+			}
+		}
+		check := `import json, sys, numpy as np
+b = open(sys.argv[1], 'rb').read()
+n = int.from_bytes(b[:8], 'little')
+h = json.loads(b[8:8 + n])
+sizes = [int(s) for s in sys.argv[2:]]
+want = ['m%d' % i for i in range(len(sizes))]
+order = sorted(h, key=lambda k: h[k]['data_offsets'])
+wrong = [m for m, k in zip(want, sizes) if m not in h or not np.array_equal(
+    np.frombuffer(b[8 + n + h[m]['data_offsets'][0]:8 + n + h[m]['data_offsets'][1]], '<i8').reshape(h[m]['shape']), np.stack(np.tril_indices(k)))]
+print('wrong', wrong, 'order', order == sorted(want), 'extra', sorted(set(h) - set(want)))
+`
+		args := []string{"-c", check, file}
+		for _, n := range sizes {
+			args = append(args, strconv.Itoa(n))
+		}
+		out, err := exec.Command(py, args...).CombinedOutput()
+		if err != nil || strings.TrimSpace(string(out)) != "wrong [] order True extra []" {
+			t.Fatalf("round %d: the file %d writers wrote: %v %s", round, writers, err, out)
+		}
+	}
+	testkit.WantNames(t, dir, "res.safetensors")
+}
+
 // archiveRun runs strider with args, failing the test when it has not
 // ended after a minute (a member output to a FIFO used to wait for a reader
 // forever).
