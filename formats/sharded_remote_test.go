@@ -1,6 +1,7 @@
 package formats
 
 import (
+	"encoding/binary"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -98,5 +99,34 @@ func shardedRemote(t *testing.T, noRange bool) {
 				t.Errorf("every tensor read: %d bytes in %d requests, more than the %d bytes of the index and its shards", sent, len(requests), size[dir])
 			}
 		})
+	}
+}
+
+// TestShardedRemoteLazy: INDEX:NAME opened with npy.AccessFetch (show,
+// slice) fetches the index and the shard's header, not the tensor: a
+// 256 MiB float32 tensor of a remote shard costs a few KiB until the
+// caller fetches the spans it reads.
+func TestShardedRemoteLazy(t *testing.T) {
+	const n = 64 << 20 // float32 elements
+	header := `{"__metadata__":{"format":"pt"},"w":{"dtype":"F32","shape":[8192,8192],"data_offsets":[0,268435456]}}`
+	header += strings.Repeat(" ", -len(header)&7)
+	head := binary.LittleEndian.AppendUint64(nil, uint64(len(header)))
+	head = append(head, header...)
+	srv := testkit.NewServer(t)
+	srv.Put("/m/model-00001-of-00001.safetensors", testkit.Body{R: testkit.Sparse{Size: int64(len(head)) + 4*n, Patches: map[int64][]byte{0: head}}, Size: int64(len(head)) + 4*n})
+	srv.PutBytes("/m/model.safetensors.index.json", []byte(`{"metadata": {"total_size": 268435456}, "weight_map": {"w": "model-00001-of-00001.safetensors"}}`))
+	a, err := Open(srv.URL+"/m/model.safetensors.index.json:w", nil, npy.AccessFetch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if _, sent := srv.Counts(); !a.Lazy() || sent > 64<<10 {
+		t.Errorf("lazy %v, %d bytes fetched at Open", a.Lazy(), sent)
+	}
+	if err := a.Fetch([]npy.Span{{Off: 0, Len: 20}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, sent := srv.Counts(); sent > 1<<20 {
+		t.Errorf("%d bytes fetched for 20", sent)
 	}
 }
