@@ -4,6 +4,9 @@
 # Usage: scripts/bench.sh [--runs N] [--quick] [--cases transpose]
 #        scripts/bench.sh --scale [--runs N] [--max-mib M] [--ops transpose,sort]
 #          (cost against size, 4 KiB to 1 GiB: docs/scale-*.png; see bench_scale.py)
+#        scripts/bench.sh --remote [-mib 256] [-runs 7]
+#          (remote inputs from a loopback server: compare against the plain
+#          download, what info and show fetch; docs/remote.md; scripts/benchremote)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-/usr/bin/python3}
@@ -16,6 +19,9 @@ go build -tags urfave_cli_no_docs -o "$out/strider" .
 if [ "${1:-}" = "--scale" ]; then
   shift
   "$PYTHON" scripts/bench_scale.py --strider "$out/strider" "$@"
+elif [ "${1:-}" = "--remote" ]; then
+  shift
+  go run -tags urfave_cli_no_docs ./scripts/benchremote -strider "$out/strider" "$@"
 else
   "$PYTHON" scripts/bench.py --strider "$out/strider" "$@"
 fi

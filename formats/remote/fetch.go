@@ -8,6 +8,8 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+
+	"strider/internal/sysmem"
 )
 
 // Fetch fills the spans of the file that are not filled yet, so that
@@ -60,6 +62,9 @@ func (f *File) fetch(spans []span, p Progress) error {
 	chunk := max(f.c.opt.Chunk, 1)
 	for _, s := range merged {
 		for _, m := range f.missing(s) {
+			if f.mapped && m.hi-m.lo >= hugeFetch {
+				sysmem.AdviseHuge(f.m[m.lo:m.hi])
+			}
 			total += m.hi - m.lo
 			for lo := m.lo; lo < m.hi; lo += chunk {
 				todo = append(todo, span{lo, min(lo+chunk, m.hi)})
@@ -103,6 +108,10 @@ func (f *File) fetch(spans []span, p Progress) error {
 	wg.Wait()
 	return first
 }
+
+// hugeFetch is the least a missing range must span for its pages to be
+// asked for as huge pages: a dense read, not a few elements of a view.
+const hugeFetch = 4 << 20
 
 // progressMin is the least a fetch must move to show the progress line.
 const progressMin = 1 << 20
