@@ -13,6 +13,10 @@
 //     WriteZip, WriteZipNames); torch.save pickles (Pickle); .safetensors
 //     files of named tensors (WriteSafetensorsNames) (files.go, npy.go,
 //     pickle.go, safetensors.go).
+//   - HTTP: Server, a loopback server for the remote inputs' tests that
+//     counts requests and bytes, with a mode that ignores Range and a hook
+//     for injected failures; Sparse, a body of a GiB that costs its patches
+//     (httpserver.go).
 //   - Processes: Command and ExitCode (a deadline and an RLIMIT_DATA through
 //     prlimit), RunStderr, ShellRefuses, NumPy (the interpreter the outputs
 //     are checked with), Mount (a tmpfs, Linux) (command.go,
