@@ -132,7 +132,10 @@ func BroadcastTo(v View, shape []int) (View, error) {
 // exactly with each other; any float or complex makes the comparison
 // float64 or complex128 (complex by the magnitude of the difference).
 // Infinities equal only the same infinity. The work is split among threads
-// in chunks of the C-order index.
+// in chunks of the C-order index. Pairs of native float32 and float64
+// arrays are folded a batch at a time by foldFinite, which does without a
+// branch per pair while the batch holds no infinity or NaN; the pair by
+// pair fold (floatPair) is its reference and takes the other batches.
 func AllClose(actual View, fa dtype.Dtype, desired View, fd dtype.Dtype, tol Tolerance, opt Options) (Comparison, error) {
 	if err := checkComparable(actual, fa, desired, fd); err != nil {
 		return Comparison{}, err
@@ -163,6 +166,10 @@ func AllClose(actual View, fa dtype.Dtype, desired View, fd dtype.Dtype, tol Tol
 		// per run, not per element.
 		idx := make([]int, len(shape))
 		b := newCompareBuffers(kind, fa, fd)
+		fast := floatBatchFor(fa, fd)
+		if opt.tuning().pairwiseCompare {
+			fast = nil
+		}
 		// A piece's chunks come in order, so once it holds Show first
 		// mismatches its later chunks need keep none: what memory the list
 		// takes is bounded by Show per piece.
@@ -173,6 +180,10 @@ func AllClose(actual View, fa dtype.Dtype, desired View, fd dtype.Dtype, tol Tol
 			for i := c * chunk; i < last; {
 				oa, od := calc.Index(i, idx)
 				m := min(inner-i%inner, last-i, compareBatch)
+				if fast != nil && fast(&st, unsafe.Pointer(&actual.Data[baseA+oa]), stepA, unsafe.Pointer(&desired.Data[baseD+od]), stepD, m, tol, i) {
+					i += m
+					continue
+				}
 				b.load(actual.Data, baseA+oa, stepA, desired.Data, baseD+od, stepD, m)
 				b.compare(&st, tol, i, m)
 				i += m

@@ -529,19 +529,41 @@ func BenchmarkCompareExact(b *testing.B) {
 	}
 }
 
+// BenchmarkCompareAllClose compares 1M float32 pairs, equal and all
+// different (a relative change of about 1e-6 against rtol 1e-7), on one
+// thread, with the batch kernel and pair by pair.
 func BenchmarkCompareAllClose(b *testing.B) {
 	shape := []int{1024, 1024}
 	n := Count(shape)
 	f := dtype.Dtype{Kind: 'f', Size: 4}
-	data := make([]byte, n*4)
+	r := rand.New(rand.NewSource(7))
+	data, other := make([]byte, n*4), make([]byte, n*4)
 	for i := 0; i < n; i++ {
-		binary.LittleEndian.PutUint32(data[4*i:], math.Float32bits(float32(i)))
+		x := r.Float32()
+		binary.LittleEndian.PutUint32(data[4*i:], math.Float32bits(x))
+		binary.LittleEndian.PutUint32(other[4*i:], math.Float32bits(x*(1+1e-6*float32(r.NormFloat64()))))
 	}
-	v := Contiguous(4, shape, data)
-	b.SetBytes(int64(2 * len(data)))
-	for i := 0; i < b.N; i++ {
-		if _, err := AllClose(v, f, v, f, Tolerance{RTol: 1e-7, EqualNaN: true}, Options{}); err != nil {
-			b.Fatal(err)
+	v, w := Contiguous(4, shape, data), Contiguous(4, shape, other)
+	pairwise := defaultTuning()
+	pairwise.pairwiseCompare = true
+	for _, c := range []struct {
+		name string
+		d    View
+	}{{"equal", v}, {"different", w}} {
+		for _, k := range []struct {
+			name string
+			tune *tuning
+		}{{"batch", nil}, {"pairwise", &pairwise}} {
+			b.Run(c.name+"/"+k.name, func(b *testing.B) {
+				b.SetBytes(int64(2 * len(data)))
+				done := cpuTime(b)
+				for b.Loop() {
+					if _, err := AllClose(v, f, c.d, f, Tolerance{RTol: 1e-7, EqualNaN: true}, Options{Threads: 1, tune: k.tune}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				done()
+			})
 		}
 	}
 }
@@ -617,5 +639,87 @@ func TestMergeAxes(t *testing.T) {
 		if !slices.Equal(gs, ws) || !slices.Equal(ga, wa) || !slices.Equal(gd, wd) {
 			t.Fatalf("%v %v %v: got %v %v %v, want %v %v %v", shape, sa, sd, gs, ga, gd, ws, wa, wd)
 		}
+	}
+}
+
+// TestCompareBatchKernel checks the batch kernels of native float pairs
+// (foldFinite) against the pair-by-pair fold they stand for: the whole
+// Comparison must be the same, over batches that are all finite, batches
+// with a NaN or an infinity on either side, strided and broadcast views,
+// ties for the worst element and short lists of first mismatches.
+func TestCompareBatchKernel(t *testing.T) {
+	r := rand.New(rand.NewSource(6))
+	pairwise := defaultTuning()
+	pairwise.pairwiseCompare = true
+	f4, f8 := dtype.Dtype{Kind: 'f', Size: 4}, dtype.Dtype{Kind: 'f', Size: 8}
+	for c := 0; c < 400; c++ {
+		fa, fd := []dtype.Dtype{f4, f8}[r.Intn(2)], []dtype.Dtype{f4, f8}[r.Intn(2)]
+		shape := []int{1 + r.Intn(40), 1 + r.Intn(700)}
+		if c%50 == 0 {
+			shape = []int{129, 1031} // several chunks of the parallel split
+		}
+		n := Count(shape)
+		special := []float64{0, 1e-4, 0.02}[r.Intn(3)] // the share of NaNs and infinities
+		scale := []float64{1, 1e300}[r.Intn(2)]        // 1e300: float64 overflows to infinite differences
+		values := func(f dtype.Dtype, base []float64) []byte {
+			vals := make([]any, n)
+			for i := range vals {
+				v := base[i]
+				switch p := r.Float64(); {
+				case p < special/2:
+					v = math.NaN()
+				case p < special:
+					v = math.Inf(1 - 2*r.Intn(2))
+				case p < 0.3:
+					// unchanged: a close pair, or a tie of the worst
+				case p < 0.5:
+					v += 1e-7 * v * float64(r.Intn(3)-1)
+				case p < 0.6:
+					v = -v
+				case p < 0.75: // differences of 1 or 2 exactly: ties for the worst
+					v += float64(1 + r.Intn(2))
+				default:
+					v += []float64{1e-3, 1e-9, scale}[r.Intn(3)] * (r.Float64() - 0.5)
+				}
+				if f.Size == 4 {
+					v = float64(float32(v))
+				}
+				vals[i] = v
+			}
+			return encode(f, vals)
+		}
+		base := make([]float64, n)
+		for i := range base {
+			base[i] = float64(r.Intn(9)-4) + []float64{0, 0.5, 1e-3}[r.Intn(3)]
+			if r.Intn(20) == 0 {
+				base[i] = 0
+			}
+		}
+		a := Contiguous(fa.Size, shape, values(fa, base))
+		d := Contiguous(fd.Size, shape, values(fd, base))
+		switch r.Intn(4) {
+		case 0: // d read in Fortran order
+			d.Strides = FStrides(shape)
+		case 1: // a reversed along its last axis
+			a.Offset, a.Strides = shape[1]-1, []int{shape[1], -1}
+		case 2: // a 0-d desired, broadcast
+			d = View{Elem: fd.Size, Shape: shape, Strides: []int{0, 0}, Offset: r.Intn(n), Data: d.Data}
+		}
+		tol := Tolerance{RTol: []float64{1e-7, 0, 1e-3}[r.Intn(3)], ATol: []float64{0, 1e-8, 1}[r.Intn(3)], EqualNaN: r.Intn(2) == 0, Show: r.Intn(4) * r.Intn(30)}
+		threads := 1 + r.Intn(3)
+		name := fmt.Sprintf("%d/f%d-f%d/%v/special=%v/%+v", c, fa.Size, fd.Size, shape, special, tol)
+		t.Run(name, func(t *testing.T) {
+			got, err := AllClose(a, fa, d, fd, tol, Options{Threads: threads})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := AllClose(a, fa, d, fd, tol, Options{Threads: threads, tune: &pairwise})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g, w := fmt.Sprintf("%+v", got), fmt.Sprintf("%+v", want); g != w {
+				t.Fatalf("batch kernel:\n%s\npair by pair:\n%s", g, w)
+			}
+		})
 	}
 }

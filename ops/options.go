@@ -30,6 +30,11 @@ type tuning struct {
 	wideBucket      int // the most bytes of records the wide split leaves in a bucket
 	packLimit       int // the most bits a key and a position may share in one word
 	inPlaceMin      int // the shortest strip sorted inside its output
+	msdValuesMin    int // the shortest strip of values sortValuesWide takes
+	// pairwiseCompare turns off AllClose's batch kernels for native
+	// floats, so tests can check them against the pair-by-pair fold.
+	pairwiseCompare bool
+	simd            simdLevel // the widest assembly kernels to run; tests lower it
 }
 
 // defaultTuning is the thresholds every caller outside the tests runs with;
@@ -44,6 +49,8 @@ func defaultTuning() tuning {
 		wideBucket:      256 << 10,
 		packLimit:       64,
 		inPlaceMin:      1 << 16,
+		msdValuesMin:    1 << 18,
+		simd:            detectSIMD(),
 	}
 }
 

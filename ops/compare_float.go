@@ -1,0 +1,115 @@
+package ops
+
+import (
+	"math"
+	"unsafe"
+
+	"strider/internal/dtype"
+)
+
+// floatBatch folds a batch of m pairs of native float32 or float64
+// elements, at positions i..i+m-1, into st, and reports true; when the
+// batch holds an infinity or a NaN on either side it touches nothing and
+// reports false, and the caller folds the batch pair by pair (floatPair).
+type floatBatch func(st *compareChunk, pa unsafe.Pointer, stepA int, pd unsafe.Pointer, stepD int, m int, tol Tolerance, i int) bool
+
+// floatBatchFor is the batch kernel for two native float32 or float64
+// dtypes, or nil for any other pair.
+func floatBatchFor(fa, fd dtype.Dtype) floatBatch {
+	f4 := func(f dtype.Dtype) bool { return f.Kind == 'f' && f.Size == 4 && !f.BigEndian() }
+	f8 := func(f dtype.Dtype) bool { return f.Kind == 'f' && f.Size == 8 && !f.BigEndian() }
+	switch {
+	case f4(fa) && f4(fd):
+		return foldFinite[float32, float32]
+	case f4(fa) && f8(fd):
+		return foldFinite[float32, float64]
+	case f8(fa) && f4(fd):
+		return foldFinite[float64, float32]
+	case f8(fa) && f8(fd):
+		return foldFinite[float64, float64]
+	}
+	return nil
+}
+
+// foldFinite is floatPair over a batch of finite pairs, with no branch on
+// whether a pair is close: for finite x and y floatPair reduces to
+//
+//	d, ay := |x-y|, |y|
+//	mismatch := d > atol + rtol*ay (two roundings, as NumPy)
+//	max abs = max(d), max rel = max(d/ay) over ay != 0
+//	worst = the first mismatch of the largest d
+//
+// The batch's largest mismatched d is kept without its position; the
+// batch is scanned again for the position only when that d beats the
+// chunk's worst so far, and for Tolerance.Show's first mismatches only
+// while the chunk's list is short. Both scans are rare: the worst improves
+// a few times per chunk.
+func foldFinite[X, Y float32 | float64](st *compareChunk, pa unsafe.Pointer, stepA int, pd unsafe.Pointer, stepD int, m int, tol Tolerance, i int) bool {
+	const expMask = 0x7ff0000000000000 // all ones: an infinity or a NaN
+	atol, rtol := tol.ATol, tol.RTol
+	var maxAbs, maxRel, worst float64
+	var nonzero uint64 // any bit set: some |y| is not zero
+	mis := 0
+	for k := 0; k < m; k++ {
+		x := float64(*(*X)(unsafe.Add(pa, k*stepA)))
+		y := float64(*(*Y)(unsafe.Add(pd, k*stepD)))
+		if math.Float64bits(x)&expMask == expMask || math.Float64bits(y)&expMask == expMask {
+			return false
+		}
+		d, ay := math.Abs(x-y), math.Abs(y)
+		if d > maxAbs {
+			maxAbs = d
+		}
+		nonzero |= math.Float64bits(ay)
+		// d/ay can beat maxRel only if d >= maxRel*ay, up to the roundings
+		// of the two products (the margins): the division, ten times the
+		// cost of the rest, runs for the few pairs that pass.
+		if d*(1+0x1p-30)+0x1p-1060 >= maxRel*ay && ay != 0 {
+			if r := d / ay; r > maxRel {
+				maxRel = r
+			}
+		}
+		// d > 0 for every finite mismatch (the threshold is >= 0), so a
+		// close pair's masked d of 0 never beats a mismatch.
+		b := uint64(0)
+		if d > atol+float64(rtol*ay) {
+			b = 1
+		}
+		mis += int(b)
+		if w := math.Float64frombits(math.Float64bits(d) & -b); w > worst {
+			worst = w
+		}
+	}
+	st.mismatched += mis
+	if !st.hasDiff || maxAbs > st.maxAbs.Float { // a NaN maximum stays
+		st.maxAbs.Float = maxAbs
+	}
+	st.hasDiff = true
+	if nonzero != 0 {
+		if !st.hasNonzero || maxRel > st.maxRel {
+			st.maxRel = maxRel
+		}
+		st.hasNonzero = true
+	}
+	if mis == 0 {
+		return true
+	}
+	if st.worst < 0 || st.worstDiff.less(Diff{Float: worst}) {
+		for k := 0; k < m; k++ {
+			x := float64(*(*X)(unsafe.Add(pa, k*stepA)))
+			y := float64(*(*Y)(unsafe.Add(pd, k*stepD)))
+			if d := math.Abs(x - y); d == worst && d > atol+float64(rtol*math.Abs(y)) {
+				st.worst, st.worstDiff = i+k, Diff{Float: d}
+				break
+			}
+		}
+	}
+	for k := 0; k < m && len(st.first) < st.show; k++ {
+		x := float64(*(*X)(unsafe.Add(pa, k*stepA)))
+		y := float64(*(*Y)(unsafe.Add(pd, k*stepD)))
+		if math.Abs(x-y) > atol+float64(rtol*math.Abs(y)) {
+			st.first = append(st.first, i+k)
+		}
+	}
+	return true
+}
