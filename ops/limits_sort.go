@@ -32,5 +32,12 @@ func SortScratch(shape []int, axis int, d dtype.Dtype, withIdx bool, opt Options
 		perElem = 3 * int64(elem) // two key buffers, the zeros and NaNs
 	}
 	const wideCounts = 8 << 16 // sortWide's per-chunk counts: 1<<16 ints
-	return sp.workers()*(sp.n*perElem+int64(sp.tune.blockBytes)) + int64(opt.threads())*wideCounts
+	scratch := sp.workers()*(sp.n*perElem+int64(sp.tune.blockBytes)) + int64(opt.threads())*wideCounts
+	if !withIdx && d.Kind != 'c' && elem == 4 && sp.n >= int64(sp.tune.msdValuesMin) {
+		// sortValuesWide: each thread's counts of the top 16 bits, line
+		// buffers for the split (64 bytes per digit value) and two
+		// buffers for a bucket of up to four times tuning.wideBucket.
+		scratch += int64(opt.threads()) * (4<<16 + 64<<16 + 8*int64(sp.tune.wideBucket))
+	}
+	return scratch
 }

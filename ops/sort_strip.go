@@ -94,7 +94,7 @@ func (w *scalarSorter[U]) sort(s strip, threads int) {
 func (w *scalarSorter[U]) run(ph phase, s strip, lo, hi int) int {
 	switch ph {
 	case phaseEncode:
-		return w.encode(s, lo, hi)
+		return w.encode(s, lo, hi, nil, 0)
 	case phasePutKeys:
 		w.putKeys(s, lo, hi)
 	case phasePutKeysAmbiguous:
@@ -121,6 +121,9 @@ func (w *scalarSorter[U]) run(ph phase, s strip, lo, hi int) int {
 // A strip of t.inPlaceMin or more whose output is contiguous is sorted in
 // the output itself.
 func (w *scalarSorter[U]) sortValues(s strip, threads int) {
+	if w.sortValuesWide(s, threads) {
+		return
+	}
 	n, c := s.n, &w.c
 	var u U
 	if n >= w.t.inPlaceMin && s.valsStep == s.elem && uintptr(s.vals)%unsafe.Alignof(u) == 0 {
@@ -141,9 +144,16 @@ func (w *scalarSorter[U]) sortValues(s strip, threads int) {
 		each(w, s, threads, phasePutKeys)
 		return
 	}
-	zk, nk := U(c.zeroKey), U(c.nanKey)
-	// encode listed the zeros and NaNs of each range it ran on; joined in
-	// input order, they are the values of the runs of those keys.
+	w.joinAmbiguous()
+	w.z0, _ = slices.BinarySearch(w.keys, U(c.zeroKey))
+	w.n0, _ = slices.BinarySearch(w.keys, U(c.nanKey))
+	each(w, s, threads, phasePutKeysAmbiguous)
+}
+
+// joinAmbiguous joins the zeros and NaNs that encode listed for each range
+// it ran on into w.zeros and w.nans: in input order, they are the values
+// of the runs of the zero key and the NaN key in the sorted keys.
+func (w *scalarSorter[U]) joinAmbiguous() {
 	slices.SortFunc(w.ambRuns, func(x, y ambRun[U]) int { return x.lo - y.lo })
 	w.zeros, w.nans = w.zeros[:0], w.nans[:0]
 	for _, r := range w.ambRuns {
@@ -155,9 +165,6 @@ func (w *scalarSorter[U]) sortValues(s strip, threads int) {
 		}
 		w.nans = append(w.nans, r.nans...)
 	}
-	w.z0, _ = slices.BinarySearch(w.keys, zk)
-	w.n0, _ = slices.BinarySearch(w.keys, nk)
-	each(w, s, threads, phasePutKeysAmbiguous)
 }
 
 // encode fills keys[lo:hi] and counts the -0.0s and NaNs, whose keys do
@@ -165,14 +172,18 @@ func (w *scalarSorter[U]) sortValues(s strip, threads int) {
 // each NaN and where among the zeros each -0.0 stands (+0.0 is all zero
 // bits in either byte order, so a count of the zeros stands for the rest):
 // a second scan for them was over a quarter of a 16M float sort that had
-// two -0.0s.
-func (w *scalarSorter[U]) encode(s strip, lo, hi int) int {
+// two -0.0s. With a histogram h it also counts each key's top bits,
+// key>>shift, there (sortValuesWide's first digit).
+func (w *scalarSorter[U]) encode(s strip, lo, hi int, h []uint32, shift uint) int {
 	c, m := &w.c, 0
 	run := ambRun[U]{lo: lo}
 	for i := lo; i < hi; i++ {
 		u := srcAt[U](s, i)
 		k, a := c.key(c.load(uint64(u)))
 		w.keys[i] = U(k)
+		if h != nil {
+			h[k>>shift]++
+		}
 		if k == c.zeroKey && c.float {
 			if a {
 				m++

@@ -430,8 +430,11 @@ func TestSortMatchesNaive(t *testing.T) {
 		tn.packLimit = []int{0, 64}[r.IntN(2)]
 		tn.msdMin = []int{tn.radixMin, 128, def.msdMin}[r.IntN(3)]
 		tn.inPlaceMin = []int{0, def.inPlaceMin}[r.IntN(2)]
-		name := fmt.Sprintf("%d/%s/%s/axis=%d/%s/w%d/t%d/radix%d/pack%d/msd%d/inplace%d", i, dtypeName(dt.kind, dt.elem, big),
-			describe(v), axis, orderName(ord), which, threads, tn.radixMin, tn.packLimit, tn.msdMin, tn.inPlaceMin)
+		tn.msdValuesMin = []int{2, 200, def.msdValuesMin}[r.IntN(3)]
+		tn.wideBucket = []int{16, 1024, def.wideBucket}[r.IntN(3)]
+		tn.simd = []simdLevel{simdNone, def.simd}[r.IntN(2)]
+		name := fmt.Sprintf("%d/%s/%s/axis=%d/%s/w%d/t%d/radix%d/pack%d/msd%d/inplace%d/msdvalues%d/bucket%d/%v", i, dtypeName(dt.kind, dt.elem, big),
+			describe(v), axis, orderName(ord), which, threads, tn.radixMin, tn.packLimit, tn.msdMin, tn.inPlaceMin, tn.msdValuesMin, tn.wideBucket, tn.simd)
 		t.Run(name, func(t *testing.T) { checkSort(t, v, axis, d, ord, which, Options{Threads: threads, tune: &tn}) })
 	}
 }
@@ -483,6 +486,62 @@ func TestSortLongStripParallel(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestSortValuesWide sorts long strips of 4-byte values through
+// sortValuesWide's split and buckets, with the assembly scatter and the
+// pure-Go one, against the oracle: values of every 4-byte dtype as
+// sortData makes them (NaNs with payloads, ±0, infinities, duplicates),
+// uniform keys, keys whose top bits never vary, few distinct keys and
+// normal floats, with buckets small enough to widen the split and large
+// enough to narrow it, in every order.
+func TestSortValuesWide(t *testing.T) {
+	t.Parallel()
+	def := defaultTuning()
+	r := rand.New(rand.NewPCG(17, 19))
+	n := 70_000
+	if sortRaceEnabled {
+		n = 9000
+	}
+	f4 := func(x float32) uint64 { return uint64(math.Float32bits(x)) }
+	gens := map[string]func() uint64{
+		"uniform": func() uint64 { return r.Uint64() & 0xffffffff },
+		"low":     func() uint64 { return r.Uint64() & 0xfff },      // the top 16 bits never vary
+		"few":     func() uint64 { return uint64(r.IntN(3)) << 29 }, // three buckets
+		"normal":  func() uint64 { return f4(float32(r.NormFloat64())) },
+		"zeros": func() uint64 {
+			return []uint64{0, 1 << 31, f4(float32(math.NaN())), 0x7fc00001, 1, 0x80000001}[r.IntN(6)]
+		},
+	}
+	for c := 0; c < 60; c++ {
+		kind := []byte{'f', 'i', 'u'}[r.IntN(3)]
+		big := r.IntN(4) == 0
+		d := dtype.Dtype{Kind: kind, Size: 4, Order: endian(big)}
+		v := View{Elem: 4, Shape: []int{n - r.IntN(100)}, Strides: []int{1}}
+		v.Data = make([]byte, 4*v.Shape[0])
+		gen := "sortData"
+		if c%6 == 0 {
+			sortData(r, v.Data, kind, 4, big)
+		} else {
+			names := []string{"uniform", "low", "few", "normal", "zeros"}
+			gen = names[c%len(names)]
+			for at := 0; at < len(v.Data); at += 4 {
+				storeBits(v.Data[at:at+4], gens[gen](), big)
+			}
+		}
+		if r.IntN(3) == 0 { // a strided strip
+			v.Shape[0] /= 2
+			v.Strides[0] = 2
+		}
+		ord := Order{Descending: r.IntN(2) == 0, NaNs: NaNs(r.IntN(3))}
+		tn := def
+		tn.msdValuesMin = 1000
+		tn.wideBucket = []int{64, 4096, def.wideBucket}[r.IntN(3)]
+		tn.simd = []simdLevel{simdNone, def.simd}[c%2]
+		threads := 1 + r.IntN(4)
+		name := fmt.Sprintf("%d/%s/%s/n=%d/%s/t%d/bucket%d/%v", c, dtypeName(kind, 4, big), gen, v.Shape[0], orderName(ord), threads, tn.wideBucket, tn.simd)
+		t.Run(name, func(t *testing.T) { checkSort(t, v, 0, d, ord, 1, Options{Threads: threads, tune: &tn}) })
 	}
 }
 
