@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"strider/formats/output"
 	"strider/internal/dtype"
@@ -38,8 +39,11 @@ func remoteFixtures(t *testing.T) (s *testkit.Server, dir string) {
 	if err := o.Commit(); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.WriteFile(filepath.Join(dir, "t.txt"), []byte("1 2 3\n4 5 6\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
 	s = testkit.NewServer(t)
-	for _, name := range []string{"m.npy", "big.npy", "idx.npy"} {
+	for _, name := range []string{"m.npy", "big.npy", "idx.npy", "t.txt"} {
 		s.PutBytes("/"+name, readFile(t, filepath.Join(dir, name)))
 	}
 	for _, p := range []string{"testdata/archive.npz", "testdata/torch/dtypes.safetensors", "testdata/torch/nested.pt", "testdata/example_f4_2x3x4_c.npy"} {
@@ -79,6 +83,9 @@ func TestRemoteSameAsLocal(t *testing.T) {
 		{"compare", "testdata/torch/dtypes.safetensors", "testdata/torch/dtypes.safetensors"},
 		{"stats", m, "2:9"},
 		{"stats", "testdata/example_f4_2x3x4_c.npy"},
+		{"from-text", filepath.Join(dir, "t.txt"), "-o", "OUT"},
+		{"concat", m, m, "-o", "OUT"},
+		{"gather", "--indices", idx, "testdata/example_f4_2x3x4_c.npy", "--axis", "2", "--mode", "wrap", "-o", "OUT"},
 	} {
 		t.Run(strings.Join(args, "_"), func(t *testing.T) {
 			outs := [2][]byte{}
@@ -325,5 +332,52 @@ func TestRemoteProgress(t *testing.T) {
 	work := fmt.Sprintf("transpose %d/%d", 4<<20, 4<<20)
 	if len(reports) != 2 || reports[0] != transfer || reports[1] != work {
 		t.Errorf("progress %v; want the transfer's (%s), then the transpose's (%s)", reports, transfer, work)
+	}
+}
+
+// TestRemoteRecovers: a transfer through a 503, a connection dropped
+// mid-body and a server silent past STRIDER_HTTP_TIMEOUT writes what the
+// local file gives.
+func TestRemoteRecovers(t *testing.T) {
+	fromRoot(t)
+	s, dir := remoteFixtures(t)
+	t.Setenv("STRIDER_HTTP_TIMEOUT", "300ms")
+	body := readFile(t, filepath.Join(dir, "big.npy"))
+	s.Hook(func(w http.ResponseWriter, r *http.Request, n int) bool {
+		var lo, hi int
+		fmt.Sscanf(r.Header.Get("Range"), "bytes=%d-%d", &lo, &hi)
+		switch n {
+		case 2:
+			w.WriteHeader(http.StatusServiceUnavailable)
+		case 3:
+			w.Header().Set("Content-Range", fmt.Sprintf("bytes %d-%d/%d", lo, hi, len(body)))
+			w.Header().Set("Content-Length", fmt.Sprint(hi+1-lo))
+			w.WriteHeader(http.StatusPartialContent)
+			w.Write(body[lo : lo+(hi+1-lo)/2])
+			w.(http.Flusher).Flush()
+			panic(http.ErrAbortHandler)
+		case 4: // the resumed range: silent
+			select {
+			case <-r.Context().Done():
+			case <-time.After(5 * time.Second):
+			}
+		default:
+			return false
+		}
+		return true
+	})
+	out := filepath.Join(t.TempDir(), "t.npy")
+	want := filepath.Join(t.TempDir(), "want.npy")
+	if r := run(t, nil, "transpose", s.URL+"/big.npy", "-o", out); r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	run(t, nil, "transpose", filepath.Join(dir, "big.npy"), "-o", want)
+	if !bytes.Equal(readFile(t, out), readFile(t, want)) {
+		t.Error("the output differs from the local file's")
+	}
+	// The probe, the 503, the drop, then twice the rest after the drop.
+	resume := fmt.Sprintf("bytes=%d-%d", 1024+(len(body)-1024)/2, len(body)-1)
+	if reqs, _ := s.Counts(); len(reqs) != 5 || reqs[3].Range != resume || reqs[4].Range != resume {
+		t.Errorf("%d requests: %v; want the probe, the 503, the drop, then %s twice", len(reqs), reqs, resume)
 	}
 }
