@@ -363,22 +363,7 @@ func listRemoteTensors(spec string) (tf *npy.TensorFile, ok bool, err error) {
 			return nil, true, err
 		}
 	}
-	tf.Path = u
-	for i := range tf.Tensors { // nothing may point into the file's memory
-		tf.Tensors[i].Loc.Record = nil
-		tf.Tensors[i].Loc.Widen = nil
-	}
-	if hasMember {
-		t, err := tf.Pick(member, true)
-		if err != nil {
-			return nil, true, err
-		}
-		if t.Err != nil {
-			return nil, true, t.Err
-		}
-		tf.Tensors = []npy.Tensor{*t}
-	}
-	return tf, true, nil
+	return listed(tf, u, member, hasMember)
 }
 
 // remoteBytes is MapBytes for a remote file: fetched whole.

@@ -185,8 +185,14 @@ func ListTensors(spec string) (tf *npy.TensorFile, ok bool, err error) {
 	if tf, err = parseTensorFile(kind, m); err != nil {
 		return nil, true, err
 	}
+	return listed(tf, path, member, hasMember)
+}
+
+// listed is ListTensors' answer from tf, the index of the file at path,
+// parsed from bytes about to be released: nothing may point into them.
+func listed(tf *npy.TensorFile, path, member string, hasMember bool) (*npy.TensorFile, bool, error) {
 	tf.Path = path
-	for i := range tf.Tensors { // nothing may point into the mapping
+	for i := range tf.Tensors {
 		tf.Tensors[i].Loc.Record = nil
 		tf.Tensors[i].Loc.Widen = nil
 	}
