@@ -9,6 +9,8 @@
 //	                     pickles it runs without code
 //	formats/output       the atomic output writer (it imports formats only
 //	                     to refuse the paths SplitSpec would misread)
+//	formats/remote       remote files over HTTP (URLs, hf://), read by
+//	                     range requests
 //
 // # Specs
 //
@@ -16,6 +18,12 @@
 // member of an .npz archive or a tensor of a .safetensors or torch.save
 // file. SplitSpec reads it: the longest prefix that names an existing
 // file is the path (on Windows a drive letter's ':' splits nothing).
+//
+// A URL (http://, https://, hf://) is a remote file (remote_open.go): its
+// member follows the first ':' after the host. The formats read it
+// through its ReaderAt as they read a file, fetching headers alone; with
+// npy.AccessFetch an array's data is fetched by its reader, span by span
+// (Array.Fetch), else whole; a server that ignores Range is a stream.
 //
 // A path whose name ends in ".index.json" is the index of a sharded
 // checkpoint (index.go): INDEX:NAME is tensor NAME of the shard the index
