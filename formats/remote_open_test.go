@@ -161,6 +161,7 @@ func TestRemoteSameAsLocal(t *testing.T) {
 func TestRemoteArchive(t *testing.T) {
 	s := serveTestdata(t)
 	for _, spec := range []string{"../testdata/archive.npz", "../testdata/torch/dtypes.safetensors", "../testdata/torch/nested.pt"} {
+		s.Reset()
 		url := s.URL + "/" + strings.TrimPrefix(spec, "../testdata/")
 		la, okL, errL := OpenArchive(spec)
 		ra, okR, errR := OpenArchive(url)
@@ -179,6 +180,16 @@ func TestRemoteArchive(t *testing.T) {
 		}
 		la.Close()
 		ra.Close()
+		// The members' files share their connections (one, here: they are
+		// opened one after the other).
+		reqs, _ := s.Counts()
+		conns := map[string]bool{}
+		for _, r := range reqs {
+			conns[r.Conn] = true
+		}
+		if len(conns) > 2 {
+			t.Errorf("%s: %d requests on %d connections; want the connections reused", spec, len(reqs), len(conns))
+		}
 	}
 	if _, ok, err := OpenArchive(s.URL + "/archive.npz:a"); ok || err != nil {
 		t.Errorf("OpenArchive(URL:MEMBER) = %v, %v; a member is one array", ok, err)

@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -25,15 +26,35 @@ type client struct {
 
 func newClient(opt Options) *client {
 	c := &client{opt: opt}
+	c.hc = &http.Client{Transport: transportFor(opt), CheckRedirect: c.checkRedirect}
+	return c
+}
+
+// transports are shared by the files a process opens with the same
+// timeout and parallelism, so that the members of a remote archive, or
+// the shards of a checkpoint, reuse their connections (and TLS sessions)
+// instead of opening new ones for each file.
+var transports sync.Map // transportKey -> *http.Transport
+
+type transportKey struct {
+	timeout  time.Duration
+	parallel int
+}
+
+func transportFor(opt Options) *http.Transport {
+	key := transportKey{opt.Timeout, max(opt.Parallel, 1)}
+	if tr, ok := transports.Load(key); ok {
+		return tr.(*http.Transport)
+	}
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.DisableCompression = true // Range and Content-Length count the file's own bytes
 	// Each try's timer (try) bounds every wait; these are backstops.
 	tr.ResponseHeaderTimeout = 2 * opt.Timeout
 	tr.TLSHandshakeTimeout = 2 * opt.Timeout
 	tr.DialContext = (&net.Dialer{Timeout: 2 * opt.Timeout, KeepAlive: 30 * time.Second}).DialContext
-	tr.MaxIdleConnsPerHost = max(opt.Parallel, 1) + 2
-	c.hc = &http.Client{Transport: tr, CheckRedirect: c.checkRedirect}
-	return c
+	tr.MaxIdleConnsPerHost = key.parallel + 2
+	got, _ := transports.LoadOrStore(key, tr)
+	return got.(*http.Transport)
 }
 
 // checkRedirect follows at most 10 redirects, and drops the token from a

@@ -187,8 +187,7 @@ func (f *File) Close() error {
 		sysmem.Unmap(f.m)
 		f.mapped = false
 	}
-	f.m = nil
-	f.c.hc.CloseIdleConnections()
+	f.m = nil // the connections stay open for the next file (transportFor)
 	return nil
 }
 

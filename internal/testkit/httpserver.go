@@ -38,6 +38,7 @@ type Body struct {
 type Request struct {
 	Path, Range, Authorization string
 	Host                       string
+	Conn                       string // the client's address: one per connection
 }
 
 // NewServer starts a server, closed when the test ends.
@@ -92,7 +93,7 @@ func (s *Server) Counts() (requests []Request, bytes int64) {
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
-	s.requests = append(s.requests, Request{Path: r.URL.Path, Range: r.Header.Get("Range"), Authorization: r.Header.Get("Authorization"), Host: r.Host})
+	s.requests = append(s.requests, Request{Path: r.URL.Path, Range: r.Header.Get("Range"), Authorization: r.Header.Get("Authorization"), Host: r.Host, Conn: r.RemoteAddr})
 	n, hook, noRange := len(s.requests), s.hook, s.noRange
 	b, ok := s.files[r.URL.Path]
 	s.mu.Unlock()
