@@ -85,6 +85,9 @@ func (j uniqueJob) run(e *env) error {
 		read = v.AxisFirst(axis)
 	}
 	readAhead(in.Array, read)
+	if _, onCPU := e.eng.(cpu); onCPU && axis < 0 && paths[1] == "" && paths[2] == "" {
+		return writeRunValues(e, paths[0], in.Dtype, v)
+	}
 	var starts []int
 	err = e.withProgress(int64(v.Count()*v.Elem), func(o ops.Options) error {
 		var err error
@@ -95,6 +98,31 @@ func (j uniqueJob) run(e *env) error {
 		return err
 	}
 	return writeRuns(e, paths, in.Dtype, v, axis, starts)
+}
+
+// writeRunValues writes the first element of every run of v read in C
+// order, when no inverse or counts are asked for: the runs are counted
+// chunk by chunk, then each chunk writes its runs' first elements straight
+// into the output (ops.Runs), without the list of run starts (8 bytes a
+// run) and the gather through it.
+func writeRunValues(e *env, path string, d dtype.Dtype, v ops.View) error {
+	var outs outputSet
+	defer outs.abort()
+	err := e.withProgress(int64(v.Count()*v.Elem), func(o ops.Options) error {
+		runs, err := ops.CountRuns(v, d, o) // half of the progress
+		if err != nil {
+			return err
+		}
+		vals, err := outs.create(e, path, d, []int{runs.Count()})
+		if err != nil {
+			return err
+		}
+		return runs.Take(vals, o) // the other half
+	})
+	if err != nil {
+		return err
+	}
+	return outs.commit()
 }
 
 // writeRuns creates the values of v at the run starts (elements, or rows

@@ -43,7 +43,7 @@ func (w *scalarSorter[U]) sortValuesWide(s strip, threads int) bool {
 	n, c := s.n, &w.c
 	var u U
 	size := int(unsafe.Sizeof(u))
-	if size != 4 || n < w.t.msdValuesMin || n >= 1<<32-1 || s.valsStep != size || uintptr(s.vals)%uintptr(size) != 0 {
+	if size != 4 || n < w.t.msdValuesMin || uint64(n) >= 1<<32-1 || s.valsStep != size || uintptr(s.vals)%uintptr(size) != 0 {
 		return false
 	}
 	out := unsafe.Slice((*U)(s.vals), n)

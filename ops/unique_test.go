@@ -183,3 +183,59 @@ func TestRunIndexAndLengths(t *testing.T) {
 		}
 	}
 }
+
+// TestRuns checks CountRuns and Take, the values-only path of
+// unique-consecutive without an axis, against the definition
+// (uniqueNaive's starts, their elements taken in C order) on random strided
+// views of runs-heavy data of every kind and byte order, on 1 to 4 threads,
+// with every kernel level, with guard bytes around the destination.
+func TestRuns(t *testing.T) {
+	t.Parallel()
+	formats := []dtype.Dtype{{Kind: 'b', Size: 1}, {Kind: 'i', Size: 1}, {Kind: 'u', Size: 2, Order: '>'}, {Kind: 'i', Size: 4}, {Kind: 'u', Size: 4, Order: '>'},
+		{Kind: 'i', Size: 8}, {Kind: 'f', Size: 2}, {Kind: 'f', Size: 4}, {Kind: 'f', Size: 4, Order: '>'}, {Kind: 'f', Size: 8}, {Kind: 'c', Size: 8}}
+	r := rand.New(rand.NewPCG(21, 22))
+	for i := 0; i < 1500; i++ {
+		v := randomView(r)
+		f := formats[r.IntN(len(formats))]
+		if i%100 == 0 {
+			v = View{Shape: []int{5000 + r.IntN(3000)}, Strides: []int{1}} // long enough for the vector loops
+		}
+		v = View{Elem: f.Size, Shape: v.Shape, Strides: v.Strides, Offset: v.Offset,
+			Data: make([]byte, (len(v.Data)/max(1, v.Elem)+v.Count())*f.Size+f.Size)}
+		fillRuns(r, v.Data, f)
+		tn := eagerTuning()
+		tn.simd = simdLevel(r.IntN(int(defaults.simd) + 1))
+		threads := 1 + r.IntN(4)
+		t.Run(fmt.Sprintf("%d/%c%d%c/%s/t%d/%v", i, f.Kind, f.Size, f.Order, describe(v), threads, tn.simd), func(t *testing.T) {
+			var done atomic.Int64
+			opt := Options{Threads: threads, tune: tn, Done: &done}
+			runs, err := CountRuns(v, f, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			starts := uniqueNaive(v, f, -1)
+			if runs.Count() != len(starts) {
+				t.Fatalf("%d runs, want %d", runs.Count(), len(starts))
+			}
+			flat := make([]byte, v.Count()*v.Elem)
+			if err := CopyNaive(flat, v); err != nil {
+				t.Fatal(err)
+			}
+			want := make([]byte, 0, len(starts)*v.Elem)
+			for _, s := range starts {
+				want = append(want, flat[s*v.Elem:(s+1)*v.Elem]...)
+			}
+			buf, got := guarded(len(want))
+			if err := runs.Take(got, opt); err != nil {
+				t.Fatal(err)
+			}
+			checkGuards(t, buf, len(want))
+			if !slices.Equal(got, want) {
+				t.Fatalf("values\n%x, want\n%x", got, want)
+			}
+			if want := int64(v.Count() * v.Elem); done.Load() != want {
+				t.Fatalf("progress %d of the view's %d bytes", done.Load(), want)
+			}
+		})
+	}
+}
