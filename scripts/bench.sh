@@ -15,7 +15,8 @@ trap 'rm -rf "$out"' EXIT
 # urfave_cli_no_docs drops urfave/cli's man-page generator (blackfriday and
 # md2man, which strider never calls) and its package inits: about a tenth of
 # a tiny command's CPU time. The README's build command uses the same tag.
-go build -tags urfave_cli_no_docs -o "$out/strider" .
+# CGO_ENABLED=0: static, as the releases are (net/http would link libc's resolver).
+CGO_ENABLED=0 go build -tags urfave_cli_no_docs -o "$out/strider" .
 if [ "${1:-}" = "--scale" ]; then
   shift
   "$PYTHON" scripts/bench_scale.py --strider "$out/strider" "$@"
