@@ -166,7 +166,7 @@ func AllClose(actual View, fa dtype.Dtype, desired View, fd dtype.Dtype, tol Tol
 		// per run, not per element.
 		idx := make([]int, len(shape))
 		b := newCompareBuffers(kind, fa, fd)
-		fast := floatBatchFor(fa, fd)
+		fast := floatBatchFor(fa, fd, opt.tuning())
 		if opt.tuning().pairwiseCompare {
 			fast = nil
 		}

@@ -14,21 +14,49 @@ import (
 type floatBatch func(st *compareChunk, pa unsafe.Pointer, stepA int, pd unsafe.Pointer, stepD int, m int, tol Tolerance, i int) bool
 
 // floatBatchFor is the batch kernel for two native float32 or float64
-// dtypes, or nil for any other pair.
-func floatBatchFor(fa, fd dtype.Dtype) floatBatch {
+// dtypes, or nil for any other pair. Two float32 or two float64 arrays
+// take the AVX2 fold kernels (compare_amd64.s) for their contiguous runs
+// when t allows them.
+func floatBatchFor(fa, fd dtype.Dtype, t *tuning) floatBatch {
 	f4 := func(f dtype.Dtype) bool { return f.Kind == 'f' && f.Size == 4 && !f.BigEndian() }
 	f8 := func(f dtype.Dtype) bool { return f.Kind == 'f' && f.Size == 8 && !f.BigEndian() }
+	vector := haveFoldKernels && t.simd >= simdAVX2
 	switch {
+	case f4(fa) && f4(fd) && vector:
+		return func(st *compareChunk, pa unsafe.Pointer, stepA int, pd unsafe.Pointer, stepD int, m int, tol Tolerance, i int) bool {
+			return foldFinite[float32, float32](st, pa, stepA, pd, stepD, m, tol, i, true)
+		}
+	case f8(fa) && f8(fd) && vector:
+		return func(st *compareChunk, pa unsafe.Pointer, stepA int, pd unsafe.Pointer, stepD int, m int, tol Tolerance, i int) bool {
+			return foldFinite[float64, float64](st, pa, stepA, pd, stepD, m, tol, i, true)
+		}
 	case f4(fa) && f4(fd):
-		return foldFinite[float32, float32]
+		return foldGo[float32, float32]
 	case f4(fa) && f8(fd):
-		return foldFinite[float32, float64]
+		return foldGo[float32, float64]
 	case f8(fa) && f4(fd):
-		return foldFinite[float64, float32]
+		return foldGo[float64, float32]
 	case f8(fa) && f8(fd):
-		return foldFinite[float64, float64]
+		return foldGo[float64, float64]
 	}
 	return nil
+}
+
+// foldGo is foldFinite without a vector kernel.
+func foldGo[X, Y float32 | float64](st *compareChunk, pa unsafe.Pointer, stepA int, pd unsafe.Pointer, stepD int, m int, tol Tolerance, i int) bool {
+	return foldFinite[X, Y](st, pa, stepA, pd, stepD, m, tol, i, false)
+}
+
+// foldTol is the tolerances as the fold kernels read them.
+type foldTol struct{ atol, rtol float64 }
+
+// foldSums is what a fold kernel leaves of the pairs it folded: the
+// largest d, d/ay (ay != 0) and mismatched d, how many mismatched, whether
+// any ay was not zero and whether any value was an infinity or a NaN.
+type foldSums struct {
+	maxAbs, maxRel, worst float64
+	mis                   int64
+	nonzero, bad          uint64
 }
 
 // foldFinite is floatPair over a batch of finite pairs, with no branch on
@@ -44,13 +72,33 @@ func floatBatchFor(fa, fd dtype.Dtype) floatBatch {
 // chunk's worst so far, and for Tolerance.Show's first mismatches only
 // while the chunk's list is short. Both scans are rare: the worst improves
 // a few times per chunk.
-func foldFinite[X, Y float32 | float64](st *compareChunk, pa unsafe.Pointer, stepA int, pd unsafe.Pointer, stepD int, m int, tol Tolerance, i int) bool {
+//
+// With vector set (two float32 or two float64 arrays), an AVX2 kernel
+// folds the batch's first pairs, a multiple of 4, if both arrays are
+// contiguous there; this loop takes the rest.
+func foldFinite[X, Y float32 | float64](st *compareChunk, pa unsafe.Pointer, stepA int, pd unsafe.Pointer, stepD int, m int, tol Tolerance, i int, vector bool) bool {
 	const expMask = 0x7ff0000000000000 // all ones: an infinity or a NaN
 	atol, rtol := tol.ATol, tol.RTol
 	var maxAbs, maxRel, worst float64
 	var nonzero uint64 // any bit set: some |y| is not zero
-	mis := 0
-	for k := 0; k < m; k++ {
+	mis, k0 := 0, 0
+	var x0 X
+	var y0 Y
+	if vector && stepA == int(unsafe.Sizeof(x0)) && stepD == int(unsafe.Sizeof(y0)) && m >= 4 {
+		var sums foldSums
+		k0 = m &^ 3
+		ft := foldTol{atol, rtol}
+		if unsafe.Sizeof(x0) == 4 {
+			foldF32AVX2(pa, pd, k0, &ft, &sums)
+		} else {
+			foldF64AVX2(pa, pd, k0, &ft, &sums)
+		}
+		if sums.bad != 0 {
+			return false
+		}
+		maxAbs, maxRel, worst, mis, nonzero = sums.maxAbs, sums.maxRel, sums.worst, int(sums.mis), sums.nonzero
+	}
+	for k := k0; k < m; k++ {
 		x := float64(*(*X)(unsafe.Add(pa, k*stepA)))
 		y := float64(*(*Y)(unsafe.Add(pd, k*stepD)))
 		if math.Float64bits(x)&expMask == expMask || math.Float64bits(y)&expMask == expMask {

@@ -651,6 +651,8 @@ func TestCompareBatchKernel(t *testing.T) {
 	r := rand.New(rand.NewSource(6))
 	pairwise := defaultTuning()
 	pairwise.pairwiseCompare = true
+	goOnly := defaultTuning()
+	goOnly.simd = simdNone
 	f4, f8 := dtype.Dtype{Kind: 'f', Size: 4}, dtype.Dtype{Kind: 'f', Size: 8}
 	for c := 0; c < 400; c++ {
 		fa, fd := []dtype.Dtype{f4, f8}[r.Intn(2)], []dtype.Dtype{f4, f8}[r.Intn(2)]
@@ -709,16 +711,18 @@ func TestCompareBatchKernel(t *testing.T) {
 		threads := 1 + r.Intn(3)
 		name := fmt.Sprintf("%d/f%d-f%d/%v/special=%v/%+v", c, fa.Size, fd.Size, shape, special, tol)
 		t.Run(name, func(t *testing.T) {
-			got, err := AllClose(a, fa, d, fd, tol, Options{Threads: threads})
-			if err != nil {
-				t.Fatal(err)
-			}
 			want, err := AllClose(a, fa, d, fd, tol, Options{Threads: threads, tune: &pairwise})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if g, w := fmt.Sprintf("%+v", got), fmt.Sprintf("%+v", want); g != w {
-				t.Fatalf("batch kernel:\n%s\npair by pair:\n%s", g, w)
+			for _, tn := range []*tuning{nil, &goOnly} { // the vector kernels where allowed, and the Go loop
+				got, err := AllClose(a, fa, d, fd, tol, Options{Threads: threads, tune: tn})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if g, w := fmt.Sprintf("%+v", got), fmt.Sprintf("%+v", want); g != w {
+					t.Fatalf("batch kernel (tuning %v):\n%s\npair by pair:\n%s", tn, g, w)
+				}
 			}
 		})
 	}
