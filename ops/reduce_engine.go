@@ -1,0 +1,241 @@
+package ops
+
+import (
+	"unsafe"
+
+	"strider/internal/dtype"
+)
+
+// A ufuncKind is the binary ufunc a reduction folds with.
+type ufuncKind int
+
+const (
+	ufAdd ufuncKind = iota
+	ufMultiply
+	ufMaximum
+	ufMinimum
+	ufFmax
+	ufFmin
+	ufOr  // logical_or on bools (np.any)
+	ufAnd // logical_and on bools (np.all)
+)
+
+// hasIdentity reports whether NumPy starts the result at the ufunc's
+// identity; maximum and friends start at each output's first element and
+// refuse an empty reduction.
+func (u ufuncKind) hasIdentity() bool {
+	return u == ufAdd || u == ufMultiply || u == ufOr || u == ufAnd
+}
+
+// stage turns a chunk of values into the next dtype's values; pos is the
+// result position the chunk belongs to (the first element's, for a row).
+type stage func(in []byte, pos, step int) []byte
+
+// redJob is one ufunc reduction: src's elements (of dtype from) cast to the
+// loop dtype through stages, folded by uf into acc (loop dtype, native, in
+// the result's layout) in plan's order.
+type redJob struct {
+	plan   redPlan
+	src    View
+	from   dtype.Dtype
+	loop   dtype.Dtype
+	uf     ufuncKind
+	stages func() []stage // per thread; nil: cast from → loop only
+	// inPlace: chunks may be read from src's storage as they are (loop
+	// dtype, native, aligned, the first axis contiguous, no stages).
+	inPlace bool
+	// castIn: NumPy casts or byte-swaps src's elements into a buffer, so
+	// every reduce call sees contiguous values (min/max take another path
+	// on them).
+	castIn bool
+	opt    Options
+}
+
+// newRedJob sets up the reduction of src (dtype from) over plan in loop
+// dtype loop by uf.
+func newRedJob(plan redPlan, src View, from, loop dtype.Dtype, uf ufuncKind, opt Options) *redJob {
+	j := &redJob{plan: plan, src: src, from: from, loop: loop, uf: uf, opt: opt}
+	j.castIn = !sameNative(from, loop)
+	j.inPlace = !j.castIn && len(plan.n) > 0 && plan.src[0] == 1
+	return j
+}
+
+// sameNative reports whether a is b's kind and size in native byte order.
+func sameNative(a, b dtype.Dtype) bool {
+	return a.Kind == b.Kind && a.Size == b.Size && !a.BigEndian() && !b.BigEndian()
+}
+
+// loader reads the elements of one visit into loop-typed bytes.
+type loader struct {
+	j      *redJob
+	raw    []uint64
+	out    []uint64
+	wide   []complex128
+	stages []stage
+}
+
+func (j *redJob) newLoader() *loader {
+	l := &loader{j: j}
+	if j.stages != nil {
+		l.stages = j.stages()
+	}
+	return l
+}
+
+// bytesOf is a byte view of n elements of size bytes in buf, grown as
+// needed; 8-byte aligned.
+func bytesOf(buf *[]uint64, n int) []byte {
+	words := (n + 7) / 8
+	if cap(*buf) < words {
+		*buf = make([]uint64, words)
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(*buf))), n)
+}
+
+// load returns elements [from, to) of the visit starting at source offset
+// src, in the loop dtype. pos is the result position of element from and
+// step the move of the position from one element to the next (0 in a
+// block, where every element goes to one result).
+func (l *loader) load(src, pos, step, from, to int) []byte {
+	j := l.j
+	p := &j.plan
+	e := j.src.Elem
+	if j.inPlace && l.stages == nil && (p.first() == 1 || to <= p.n[0] && from == 0) {
+		b := j.src.Data[(src+from)*e : (src+to)*e]
+		if uintptr(unsafe.Pointer(unsafe.SliceData(b)))%uintptr(alignOf(j.loop)) == 0 {
+			return b
+		}
+	}
+	n := to - from
+	raw := bytesOf(&l.raw, n*e)
+	l.gather(raw, src, from, to)
+	if j.from.BigEndian() {
+		swapParts(raw, j.from)
+	}
+	if l.stages == nil {
+		return l.cast(raw, j.from, j.loop)
+	}
+	b := raw
+	for _, s := range l.stages {
+		b = s(b, pos, step)
+	}
+	return b
+}
+
+// alignOf is the alignment Go needs to read a part of d in place.
+func alignOf(d dtype.Dtype) int {
+	if d.Kind == 'c' {
+		return d.Size / 2
+	}
+	return d.Size
+}
+
+// cast converts native raw values of dtype from to dtype to (native), into
+// the loader's output buffer; raw itself when nothing changes.
+func (l *loader) cast(raw []byte, from, to dtype.Dtype) []byte {
+	if from.Kind == to.Kind && from.Size == to.Size {
+		return raw
+	}
+	n := len(raw) / from.Size
+	out := bytesOf(&l.out, n*to.Size)
+	castNative(out, raw, from, to, &l.wide)
+	return out
+}
+
+// castNative is NumPy's cast of native values (ops/cast.go's rules).
+func castNative(out, raw []byte, from, to dtype.Dtype, wide *[]complex128) {
+	from, to = dtype.NativeOf(from), dtype.NativeOf(to)
+	if from.Kind == to.Kind && from.Size == to.Size {
+		copy(out, raw)
+		return
+	}
+	if conv := directCast(from, to); conv != nil {
+		conv(out, raw)
+		return
+	}
+	n := len(raw) / from.Size
+	if cap(*wide) < n {
+		*wide = make([]complex128, n)
+	}
+	w := (*wide)[:n]
+	widen(w, raw, from)
+	narrow(out, w, from, to)
+}
+
+// gather copies the raw bytes of elements [from, to) of the visit at src.
+func (l *loader) gather(dst []byte, src, from, to int) {
+	p := &l.j.plan
+	data, e := l.j.src.Data, l.j.src.Elem
+	ax := p.first()
+	if ax <= 1 {
+		step := 0
+		if len(p.src) > 0 {
+			step = p.src[0]
+		}
+		gatherStrided(dst, data, src+from*step, step, to-from, e)
+		return
+	}
+	// A block of several axes: runs along the innermost one.
+	idx := make([]int, ax)
+	rest := from
+	off := src
+	for a := 0; a < ax; a++ {
+		idx[a] = rest % p.n[a]
+		rest /= p.n[a]
+		off += idx[a] * p.src[a]
+	}
+	done := 0
+	for at := from; at < to; {
+		run := min(p.n[0]-idx[0], to-at)
+		gatherStrided(dst[done*e:], data, off, p.src[0], run, e)
+		done += run
+		at += run
+		off += run * p.src[0]
+		idx[0] += run
+		for a := 0; a < ax && idx[a] == p.n[a]; a++ {
+			off -= p.n[a] * p.src[a]
+			idx[a] = 0
+			if a+1 < ax {
+				idx[a+1]++
+				off += p.src[a+1]
+			}
+		}
+	}
+}
+
+// gatherStrided copies n elements of e bytes from data, starting at
+// element off and stepping step elements, into dst.
+func gatherStrided(dst, data []byte, off, step, n, e int) {
+	if n <= 0 {
+		return
+	}
+	if step == 1 {
+		copy(dst[:n*e], data[off*e:(off+n)*e])
+		return
+	}
+	switch e {
+	case 4:
+		d := unsafe.Slice((*[4]byte)(unsafe.Pointer(unsafe.SliceData(dst))), n)
+		for i := range d {
+			d[i] = *(*[4]byte)(data[(off+i*step)*4:])
+		}
+	case 8:
+		d := unsafe.Slice((*[8]byte)(unsafe.Pointer(unsafe.SliceData(dst))), n)
+		for i := range d {
+			d[i] = *(*[8]byte)(data[(off+i*step)*8:])
+		}
+	case 2:
+		d := unsafe.Slice((*[2]byte)(unsafe.Pointer(unsafe.SliceData(dst))), n)
+		for i := range d {
+			d[i] = *(*[2]byte)(data[(off+i*step)*2:])
+		}
+	case 1:
+		for i := 0; i < n; i++ {
+			dst[i] = data[off+i*step]
+		}
+	default:
+		for i := 0; i < n; i++ {
+			copy(dst[i*e:(i+1)*e], data[(off+i*step)*e:])
+		}
+	}
+}

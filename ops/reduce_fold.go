@@ -1,0 +1,518 @@
+package ops
+
+import (
+	"fmt"
+	"math"
+	"unsafe"
+
+	"strider/internal/dtype"
+)
+
+// foldKernel is one ufunc's inner loop for one loop dtype, on native
+// loop-typed bytes: acc holds the results, vals one call's values.
+type foldKernel struct {
+	size int
+	// init sets every result to the ufunc's identity; nil when it has none.
+	init func(acc []byte)
+	// call is a reduce call: every value folds into acc[pos]. contiguous
+	// says whether NumPy's loop sees them contiguous (a buffer, or a stride
+	// of one element), which picks min/max's vector or scalar path.
+	call func(acc []byte, pos int, vals []byte, contiguous bool)
+	// row is an element-by-element call: vals[i] folds into acc[pos+i*step].
+	row func(acc []byte, pos, step int, vals []byte)
+	// rowCall, when set, replaces row for kernels whose result depends on
+	// where NumPy's element-by-element calls start and end (fmax and fmin
+	// on float32 and float64: vector lanes, then a scalar tail): one whole
+	// call, vals[i] into acc[poss[i]].
+	rowCall func(acc []byte, poss []int, vals []byte)
+	// partial and combine, when set, split a call: combine(acc, pos,
+	// partial(vals)) equals call(acc, pos, vals, _), and partials of
+	// separate calls may be taken in any order, on any thread.
+	partial func(vals []byte) [2]uint64
+	combine func(acc []byte, pos int, p [2]uint64)
+}
+
+// typed views b as a []T (b is aligned for T).
+func typed[T any](b []byte) []T {
+	var z T
+	n := len(b) / int(unsafe.Sizeof(z))
+	if n == 0 {
+		return nil
+	}
+	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), n)
+}
+
+// kernelFor returns the inner loop of uf for loop dtype d.
+func kernelFor(uf ufuncKind, d dtype.Dtype) (foldKernel, error) {
+	switch {
+	case d.Kind == 'b':
+		return boolKernel(uf), nil
+	case d.Kind == 'i':
+		switch d.Size {
+		case 1:
+			return intKernel[int8](uf), nil
+		case 2:
+			return intKernel[int16](uf), nil
+		case 4:
+			return intKernel[int32](uf), nil
+		}
+		return intKernel[int64](uf), nil
+	case d.Kind == 'u':
+		switch d.Size {
+		case 1:
+			return intKernel[uint8](uf), nil
+		case 2:
+			return intKernel[uint16](uf), nil
+		case 4:
+			return intKernel[uint32](uf), nil
+		}
+		return intKernel[uint64](uf), nil
+	case d.Kind == 'f' && d.Size == 2:
+		return halfKernel(uf), nil
+	case d.Kind == 'f' && d.Size == 4:
+		return floatKernel[float32](uf), nil
+	case d.Kind == 'f':
+		return floatKernel[float64](uf), nil
+	case d.Kind == 'c' && d.Size == 8:
+		return complexKernel[float32](uf), nil
+	case d.Kind == 'c':
+		return complexKernel[float64](uf), nil
+	}
+	return foldKernel{}, fmt.Errorf("no reduction loop for %s", d.Name())
+}
+
+func u64[T float](x T) uint64 {
+	if f, ok := any(x).(float32); ok {
+		return uint64(math.Float32bits(f))
+	}
+	return math.Float64bits(float64(x))
+}
+
+func fromU64[T float](u uint64) T {
+	var z T
+	if _, ok := any(z).(float32); ok {
+		return T(math.Float32frombits(uint32(u)))
+	}
+	return T(math.Float64frombits(u))
+}
+
+// floatKernel is FLOAT_/DOUBLE_ add, multiply, maximum, minimum, fmax and
+// fmin (loops_arithm_fp.dispatch.c.src, loops_minmax.dispatch.c.src).
+func floatKernel[T float](uf ufuncKind) foldKernel {
+	var z T
+	k := foldKernel{size: int(unsafe.Sizeof(z))}
+	switch uf {
+	case ufAdd:
+		k.init = func(acc []byte) { clear(acc) }
+		k.call = func(acc []byte, pos int, vals []byte, _ bool) {
+			a := typed[T](acc)
+			a[pos] = addX(a[pos], pairwise(typed[T](vals)))
+		}
+		k.row = func(acc []byte, pos, step int, vals []byte) {
+			a := typed[T](acc)
+			for i, x := range typed[T](vals) {
+				q := pos + i*step
+				s := a[q] + x
+				if s != s {
+					s = nanPick(a[q], x)
+				}
+				a[q] = s
+			}
+		}
+		k.partial = func(vals []byte) [2]uint64 { return [2]uint64{u64(pairwise(typed[T](vals)))} }
+		k.combine = func(acc []byte, pos int, p [2]uint64) {
+			a := typed[T](acc)
+			a[pos] = addX(a[pos], fromU64[T](p[0]))
+		}
+	case ufMultiply:
+		k.init = func(acc []byte) {
+			for i := range typed[T](acc) {
+				typed[T](acc)[i] = 1
+			}
+		}
+		k.call = func(acc []byte, pos int, vals []byte, _ bool) {
+			a := typed[T](acc)
+			p := a[pos]
+			for _, x := range typed[T](vals) {
+				p = mulX(p, x)
+			}
+			a[pos] = p
+		}
+		k.row = func(acc []byte, pos, step int, vals []byte) {
+			a := typed[T](acc)
+			for i, x := range typed[T](vals) {
+				a[pos+i*step] = mulX(a[pos+i*step], x)
+			}
+		}
+	default:
+		isMax := uf == ufMaximum || uf == ufFmax
+		propagate := uf == ufMaximum || uf == ufMinimum
+		op := scalarMax[T]
+		switch uf {
+		case ufMinimum:
+			op = scalarMin[T]
+		case ufFmax:
+			op = fmaxScalar[T]
+		case ufFmin:
+			op = fminScalar[T]
+		}
+		k.call = func(acc []byte, pos int, vals []byte, contiguous bool) {
+			a := typed[T](acc)
+			if contiguous {
+				a[pos] = simdReduceMinMax(a[pos], typed[T](vals), isMax, propagate)
+			} else {
+				a[pos] = scalarUnrollMinMax(a[pos], typed[T](vals), op)
+			}
+		}
+		k.row = func(acc []byte, pos, step int, vals []byte) {
+			a := typed[T](acc)
+			for i, x := range typed[T](vals) {
+				a[pos+i*step] = op(a[pos+i*step], x)
+			}
+		}
+		if !propagate {
+			// simd_binary_ccc/simd_binary: whole vectors by npyv_maxp
+			// (b on a tie), the tail by fmax (a on a tie).
+			lane := maxp[T]
+			if !isMax {
+				lane = minp[T]
+			}
+			L := lanesOf[T]()
+			k.rowCall = func(acc []byte, poss []int, vals []byte) {
+				a, v := typed[T](acc), typed[T](vals)
+				vec := len(v) / L * L
+				for i, x := range v {
+					if i < vec {
+						a[poss[i]] = lane(a[poss[i]], x)
+					} else {
+						a[poss[i]] = op(a[poss[i]], x)
+					}
+				}
+			}
+		}
+	}
+	return k
+}
+
+// halfKernel is HALF_add and friends (loops.c.src): a reduce call widens
+// the result to float, folds the call's values in float (add: their
+// pairwise sum in float) and rounds back to half once; an element-by-
+// element call rounds after each element.
+func halfKernel(uf ufuncKind) foldKernel {
+	k := foldKernel{size: 2}
+	switch uf {
+	case ufAdd:
+		k.init = func(acc []byte) { clear(acc) }
+		k.call = func(acc []byte, pos int, vals []byte, _ bool) {
+			a := typed[uint16](acc)
+			a[pos] = float32ToHalf(addX(halfToFloat32(a[pos]), pairwise(halfsToFloats(vals))))
+		}
+		k.row = func(acc []byte, pos, step int, vals []byte) {
+			a := typed[uint16](acc)
+			for i, h := range typed[uint16](vals) {
+				q := pos + i*step
+				a[q] = float32ToHalf(addX(halfToFloat32(a[q]), halfToFloat32(h)))
+			}
+		}
+		k.partial = func(vals []byte) [2]uint64 {
+			return [2]uint64{uint64(math.Float32bits(pairwise(halfsToFloats(vals))))}
+		}
+		k.combine = func(acc []byte, pos int, p [2]uint64) {
+			a := typed[uint16](acc)
+			a[pos] = float32ToHalf(addX(halfToFloat32(a[pos]), math.Float32frombits(uint32(p[0]))))
+		}
+	case ufMultiply:
+		k.init = func(acc []byte) {
+			for i := range typed[uint16](acc) {
+				typed[uint16](acc)[i] = 0x3c00
+			}
+		}
+		k.call = func(acc []byte, pos int, vals []byte, _ bool) {
+			a := typed[uint16](acc)
+			p := halfToFloat32(a[pos])
+			for _, h := range typed[uint16](vals) {
+				p = mulX(p, halfToFloat32(h))
+			}
+			a[pos] = float32ToHalf(p)
+		}
+		k.row = func(acc []byte, pos, step int, vals []byte) {
+			a := typed[uint16](acc)
+			for i, h := range typed[uint16](vals) {
+				q := pos + i*step
+				a[q] = float32ToHalf(mulX(halfToFloat32(a[q]), halfToFloat32(h)))
+			}
+		}
+	default:
+		var op func(a, b uint16) uint16
+		switch uf {
+		case ufMaximum:
+			op = func(a, b uint16) uint16 {
+				if halfGE(a, b) || halfIsNaN(a) {
+					return a
+				}
+				return b
+			}
+		case ufMinimum:
+			op = func(a, b uint16) uint16 {
+				if halfLE(a, b) || halfIsNaN(a) {
+					return a
+				}
+				return b
+			}
+		case ufFmax:
+			op = func(a, b uint16) uint16 {
+				if halfGE(a, b) || halfIsNaN(b) {
+					return a
+				}
+				return b
+			}
+		default:
+			op = func(a, b uint16) uint16 {
+				if halfLE(a, b) || halfIsNaN(b) {
+					return a
+				}
+				return b
+			}
+		}
+		k.call = func(acc []byte, pos int, vals []byte, _ bool) {
+			a := typed[uint16](acc)
+			for _, h := range typed[uint16](vals) {
+				a[pos] = op(a[pos], h)
+			}
+		}
+		k.row = func(acc []byte, pos, step int, vals []byte) {
+			a := typed[uint16](acc)
+			for i, h := range typed[uint16](vals) {
+				a[pos+i*step] = op(a[pos+i*step], h)
+			}
+		}
+	}
+	return k
+}
+
+// halfsToFloats widens half values to float32 (in a fresh buffer).
+func halfsToFloats(vals []byte) []float32 {
+	hs := typed[uint16](vals)
+	fs := make([]float32, len(hs))
+	for i, h := range hs {
+		fs[i] = halfToFloat32(h)
+	}
+	return fs
+}
+
+// complexKernel is CFLOAT_/CDOUBLE_ add, multiply, maximum, minimum, fmax
+// and fmin over interleaved parts.
+func complexKernel[T float](uf ufuncKind) foldKernel {
+	var z T
+	k := foldKernel{size: 2 * int(unsafe.Sizeof(z))}
+	switch uf {
+	case ufAdd:
+		k.init = func(acc []byte) { clear(acc) }
+		k.call = func(acc []byte, pos int, vals []byte, _ bool) {
+			a := typed[T](acc)
+			re, im := pairwiseComplex(typed[T](vals))
+			a[2*pos] = addX(a[2*pos], re)
+			a[2*pos+1] = addX(a[2*pos+1], im)
+		}
+		k.row = func(acc []byte, pos, step int, vals []byte) {
+			a, v := typed[T](acc), typed[T](vals)
+			for i := 0; i < len(v); i += 2 {
+				q := 2 * (pos + i/2*step)
+				a[q] = addX(a[q], v[i])
+				a[q+1] = addX(a[q+1], v[i+1])
+			}
+		}
+		k.partial = func(vals []byte) [2]uint64 {
+			re, im := pairwiseComplex(typed[T](vals))
+			return [2]uint64{u64(re), u64(im)}
+		}
+		k.combine = func(acc []byte, pos int, p [2]uint64) {
+			a := typed[T](acc)
+			a[2*pos] = addX(a[2*pos], fromU64[T](p[0]))
+			a[2*pos+1] = addX(a[2*pos+1], fromU64[T](p[1]))
+		}
+	case ufMultiply:
+		k.init = func(acc []byte) {
+			a := typed[T](acc)
+			for i := 0; i < len(a); i += 2 {
+				a[i], a[i+1] = 1, 0
+			}
+		}
+		mul := func(a []T, q int, br, bi T) {
+			ar, ai := a[q], a[q+1]
+			a[q], a[q+1] = complexMul(ar, ai, br, bi)
+		}
+		k.call = func(acc []byte, pos int, vals []byte, _ bool) {
+			a, v := typed[T](acc), typed[T](vals)
+			for i := 0; i < len(v); i += 2 {
+				mul(a, 2*pos, v[i], v[i+1])
+			}
+		}
+		k.row = func(acc []byte, pos, step int, vals []byte) {
+			a, v := typed[T](acc), typed[T](vals)
+			for i := 0; i < len(v); i += 2 {
+				mul(a, 2*(pos+i/2*step), v[i], v[i+1])
+			}
+		}
+	default:
+		pick := func(ar, ai, br, bi T) bool { // keep a?
+			switch uf {
+			case ufMaximum:
+				return ar != ar || ai != ai || complexGE(ar, ai, br, bi)
+			case ufMinimum:
+				return ar != ar || ai != ai || complexLE(ar, ai, br, bi)
+			case ufFmax:
+				return br != br || bi != bi || complexGE(ar, ai, br, bi)
+			}
+			return br != br || bi != bi || complexLE(ar, ai, br, bi)
+		}
+		fold := func(a []T, q int, br, bi T) {
+			if !pick(a[q], a[q+1], br, bi) {
+				a[q], a[q+1] = br, bi
+			}
+		}
+		k.call = func(acc []byte, pos int, vals []byte, _ bool) {
+			a, v := typed[T](acc), typed[T](vals)
+			for i := 0; i < len(v); i += 2 {
+				fold(a, 2*pos, v[i], v[i+1])
+			}
+		}
+		k.row = func(acc []byte, pos, step int, vals []byte) {
+			a, v := typed[T](acc), typed[T](vals)
+			for i := 0; i < len(v); i += 2 {
+				fold(a, 2*(pos+i/2*step), v[i], v[i+1])
+			}
+		}
+	}
+	return k
+}
+
+// complexMul is the scalar complex product of loops_arithm_fp (the AVX-512
+// loop takes over only for contiguous operands apart from the output,
+// never a reduction or an in-place product): (ar*br - ai*bi, ar*bi +
+// ai*br). NumPy's build contracts the double loop into fused multiply-adds,
+// fma(ar, br, -(ai*bi)) and fma(ar, bi, ai*br), and leaves the float loop's
+// products rounded apart (both found by testing NumPy 1.24 on x86-64).
+func complexMul[T float](ar, ai, br, bi T) (T, T) {
+	return complexMulFused(ar, ai, br, bi, true)
+}
+
+// complexMulFused is complexMul; with fused false, double products are
+// rounded apart too, as NumPy's AVX-512 loop (avx512_cmul_pd) computes
+// them for contiguous operands that are not the output, e.g. the buffers
+// of a byte-swapped array.
+func complexMulFused[T float](ar, ai, br, bi T, fused bool) (T, T) {
+	if _, ok := any(ar).(float64); ok && fused {
+		a, b, c, d := float64(ar), float64(ai), float64(br), float64(bi)
+		re := math.FMA(a, c, -(b * d))
+		im := math.FMA(a, d, b*c)
+		if re != re {
+			re = float64(mulX(ar, br) - mulX(ai, bi))
+		}
+		if im != im {
+			im = float64(addX(mulX(ar, bi), mulX(ai, br)))
+		}
+		return T(re), T(im)
+	}
+	return mulX(ar, br) - mulX(ai, bi), addX(mulX(ar, bi), mulX(ai, br))
+}
+
+type intType interface {
+	~int8 | ~int16 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~uint32 | ~uint64
+}
+
+// intKernel is the integer loops: add and multiply wrap in the loop type;
+// maximum/fmax and minimum/fmin pick. Every one is order-free.
+func intKernel[I intType](uf ufuncKind) foldKernel {
+	var z I
+	k := foldKernel{size: int(unsafe.Sizeof(z))}
+	var op func(a, b I) I
+	var id I
+	hasID := true
+	switch uf {
+	case ufAdd:
+		op = func(a, b I) I { return a + b }
+	case ufMultiply:
+		op, id = func(a, b I) I { return a * b }, 1
+	case ufMaximum, ufFmax:
+		op, hasID = func(a, b I) I { return max(a, b) }, false
+	default:
+		op, hasID = func(a, b I) I { return min(a, b) }, false
+	}
+	if hasID {
+		k.init = func(acc []byte) {
+			for i := range typed[I](acc) {
+				typed[I](acc)[i] = id
+			}
+		}
+	}
+	k.call = func(acc []byte, pos int, vals []byte, _ bool) {
+		a := typed[I](acc)
+		p := a[pos]
+		for _, x := range typed[I](vals) {
+			p = op(p, x)
+		}
+		a[pos] = p
+	}
+	k.row = func(acc []byte, pos, step int, vals []byte) {
+		a := typed[I](acc)
+		for i, x := range typed[I](vals) {
+			a[pos+i*step] = op(a[pos+i*step], x)
+		}
+	}
+	k.partial = func(vals []byte) [2]uint64 {
+		v := typed[I](vals)
+		p := v[0]
+		for _, x := range v[1:] {
+			p = op(p, x)
+		}
+		return [2]uint64{uint64(p)}
+	}
+	k.combine = func(acc []byte, pos int, p [2]uint64) {
+		a := typed[I](acc)
+		a[pos] = op(a[pos], I(p[0]))
+	}
+	return k
+}
+
+// boolKernel is the bool loops: add, maximum and logical_or are or;
+// multiply, minimum and logical_and are and (np.sum(a, dtype=bool) is
+// np.any). Results are 0 or 1.
+func boolKernel(uf ufuncKind) foldKernel {
+	k := foldKernel{size: 1}
+	or := uf == ufAdd || uf == ufMaximum || uf == ufFmax || uf == ufOr
+	fold := func(a byte, x byte) byte {
+		if or {
+			return b2u(a != 0 || x != 0)
+		}
+		return b2u(a != 0 && x != 0)
+	}
+	if uf.hasIdentity() {
+		k.init = func(acc []byte) {
+			for i := range acc {
+				acc[i] = b2u(!or)
+			}
+		}
+	}
+	k.call = func(acc []byte, pos int, vals []byte, _ bool) {
+		a := acc[pos]
+		for _, x := range vals {
+			a = fold(a, x)
+		}
+		acc[pos] = a
+	}
+	k.row = func(acc []byte, pos, step int, vals []byte) {
+		for i, x := range vals {
+			acc[pos+i*step] = fold(acc[pos+i*step], x)
+		}
+	}
+	k.partial = func(vals []byte) [2]uint64 {
+		a := vals[0]
+		for _, x := range vals[1:] {
+			a = fold(a, x)
+		}
+		return [2]uint64{uint64(b2u(a != 0))}
+	}
+	k.combine = func(acc []byte, pos int, p [2]uint64) { acc[pos] = fold(acc[pos], byte(p[0])) }
+	return k
+}
