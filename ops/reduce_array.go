@@ -155,6 +155,10 @@ func castArr(a ndarr, d dtype.Dtype) ndarr {
 // in divide").
 type fpFlags struct{ invalid, divide, overflow bool }
 
+func (f fpFlags) or(g fpFlags) fpFlags {
+	return fpFlags{f.invalid || g.invalid, f.divide || g.divide, f.overflow || g.overflow}
+}
+
 func (f fpFlags) warn(w *warnings, op string) {
 	if f.divide {
 		w.add("divide by zero encountered in " + op)
@@ -183,25 +187,46 @@ func divideWide(l dtype.Dtype, x, y complex128, f *fpFlags) complex128 {
 		}
 		return q
 	}
-	r := func(v float64) float64 { return real(roundTo(dtype.RealOf(l), complex(v, 0))) }
+	part := dtype.RealOf(l)
+	// op rounds one operation's result to the part type, flagging it.
+	op := func(a, b, v float64) float64 {
+		v = real(roundTo(part, complex(v, 0)))
+		flagOp(f, a, b, v)
+		return v
+	}
 	in1r, in1i, in2r, in2i := real(x), imag(x), real(y), imag(y)
 	ar, ai := math.Abs(in2r), math.Abs(in2i)
 	if ar >= ai {
 		if ar == 0 && ai == 0 {
-			if in1r == 0 || in1i == 0 {
-				f.invalid = true
-			} else {
-				f.divide = true
+			// divide by zero should yield a complex inf or nan
+			re, im := in1r/ar, in1i/ar
+			for _, p := range [][2]float64{{in1r, re}, {in1i, im}} {
+				switch {
+				case p[0] == 0:
+					f.invalid = true
+				case isFinite(p[0]):
+					f.divide = true
+				}
 			}
-			return complex(r(in1r/ar), r(in1i/ar))
+			return complex(op(in1r, ar, re), op(in1i, ar, im))
 		}
-		rat := r(in2i / in2r)
-		scl := r(1 / r(in2r+r(in2i*rat)))
-		return complex(r(r(in1r+r(in1i*rat))*scl), r(r(in1i-r(in1r*rat))*scl))
+		rat := op(in2i, in2r, in2i/in2r)
+		t := op(in2i, rat, in2i*rat)
+		scl := op(1, 0, 1/op(in2r, t, in2r+t))
+		u := op(in1i, rat, in1i*rat)
+		v := op(in1r, u, in1r+u)
+		w := op(in1r, rat, in1r*rat)
+		z := op(in1i, w, in1i-w)
+		return complex(op(v, scl, v*scl), op(z, scl, z*scl))
 	}
-	rat := r(in2r / in2i)
-	scl := r(1 / r(in2i+r(in2r*rat)))
-	return complex(r(r(r(in1r*rat)+in1i)*scl), r(r(r(in1i*rat)-in1r)*scl))
+	rat := op(in2r, in2i, in2r/in2i)
+	t := op(in2r, rat, in2r*rat)
+	scl := op(1, 0, 1/op(in2i, t, in2i+t))
+	u := op(in1r, rat, in1r*rat)
+	v := op(u, in1i, u+in1i)
+	w := op(in1i, rat, in1i*rat)
+	z := op(w, in1r, w-in1r)
+	return complex(op(v, scl, v*scl), op(z, scl, z*scl))
 }
 
 // divideCount is a / n for NumPy's array a and an integer count: loop
@@ -226,39 +251,71 @@ func divideCount(a ndarr, l, to dtype.Dtype, n int64, counts []int64, w *warning
 		}
 		putU64(nb[:], uint64(c))
 		castNative(cnt, nb[:], dtype.Int64, l, &wide)
+		castFlags(cnt, nb[:], dtype.Int64, l, &f)
 		castNative(one, a.data[i*a.d.Size:(i+1)*a.d.Size], a.d, l, &wide)
+		castFlags(one, a.data[i*a.d.Size:(i+1)*a.d.Size], a.d, l, &f)
 		x := l.Complex(one)
 		y := l.Complex(cnt)
 		tmp.setWide(i, divideWide(l, x, y, &f))
 	}
 	f.warn(w, warnOp)
+	// The cast into out= reports apart, after the ufunc's own.
+	var cf fpFlags
 	castNative(out.data, tmp.data, l, to, &wide)
+	castFlags(out.data, tmp.data, l, to, &cf)
+	cf.warn(w, "cast")
 	return out
 }
 
-// sqrtArr is np.sqrt in a's dtype (float16 through float, complex by
-// csqrt).
-func sqrtArr(a ndarr) ndarr {
+// sqrtLoop is the dtype np.sqrt computes an integer or bool input in: the
+// smallest float that holds it (float16 for one byte, float32 for two,
+// float64 beyond).
+func sqrtLoop(d dtype.Dtype) dtype.Dtype {
+	switch {
+	case d.Kind == 'f' || d.Kind == 'c':
+		return dtype.NativeOf(d)
+	case d.Size == 1:
+		return dtype.Dtype{Kind: 'f', Size: 2, Order: '<'}
+	case d.Size == 2:
+		return dtype.Dtype{Kind: 'f', Size: 4, Order: '<'}
+	}
+	return dtype.Float64
+}
+
+// sqrtArr is np.sqrt of std's variance in its dtype: um.sqrt(ret,
+// out=ret) for an array (refused, as NumPy's same_kind output casting
+// refuses, for an integer or bool one), ret.dtype.type(um.sqrt(ret)) for a
+// scalar. Floats and complex numbers in their own dtype (float16 through
+// float, complex by csqrt); warnings as NumPy gives them.
+func sqrtArr(a ndarr, w *warnings) (ndarr, error) {
+	l := sqrtLoop(a.d)
+	if l.Kind != a.d.Kind && !a.scalar {
+		return ndarr{}, refuse("Cannot cast ufunc 'sqrt' output from dtype('%s') to dtype('%s') with casting rule 'same_kind'", l.Name(), a.d.Name())
+	}
 	out := ndarr{d: a.d, shape: a.shape, strides: a.strides, scalar: a.scalar, data: alloc(a.count(), a.d)}
 	if a.data == nil {
-		return out
+		return out, nil
 	}
+	in := castArr(a, l)
+	tmp := ndarr{d: l, shape: a.shape, strides: a.strides, scalar: a.scalar, data: alloc(a.count(), l)}
+	var f fpFlags
 	for i := 0; i < a.count(); i++ {
-		if a.d.Kind != 'f' && a.d.Kind != 'c' {
-			// np.sqrt of an integer or bool result (var with an integer
-			// dtype=): float64 loop, cast back.
-			q := math.Sqrt(float64(int64(a.intAt(i))))
-			tmp := ndarr{d: dtype.Float64, data: alloc(1, dtype.Float64)}
-			tmp.setWide(0, complex(q, 0))
-			castValue(out, i, dtype.Float64, tmp.data)
+		z := in.wideAt(i)
+		if l.Kind == 'c' {
+			tmp.setWide(i, roundTo(l, cmplx.Sqrt(z)))
 			continue
 		}
-		z := a.wideAt(i)
-		if a.d.Kind == 'c' {
-			out.setWide(i, roundTo(a.d, cmplx.Sqrt(z)))
-		} else {
-			out.setWide(i, roundTo(a.d, complex(math.Sqrt(real(z)), 0)))
-		}
+		f.invalid = f.invalid || real(z) < 0
+		tmp.setWide(i, roundTo(l, complex(math.Sqrt(real(z)), 0)))
 	}
-	return out
+	f.warn(w, "sqrt")
+	if l == a.d {
+		return tmp, nil
+	}
+	var cf fpFlags
+	var wide []complex128
+	castNative(out.data, tmp.data, l, a.d, &wide)
+	castFlags(out.data, tmp.data, l, a.d, &cf)
+	cf.warn(w, "cast")
+	return out, nil
 }

@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"sync"
 	"unsafe"
 
 	"strider/internal/dtype"
@@ -28,8 +29,28 @@ func (u ufuncKind) hasIdentity() bool {
 }
 
 // stage turns a chunk of values into the next dtype's values; pos is the
-// result position the chunk belongs to (the first element's, for a row).
-type stage func(in []byte, pos, step int) []byte
+// result position of the chunk's first element, step the move from one
+// element's to the next; f records the exceptions of its arithmetic.
+type stage func(in []byte, pos, step int, f *stageFlags) []byte
+
+// stageFlags are the exceptions of a stage's elementwise operations, by
+// the ufunc NumPy names in its warning.
+type stageFlags struct{ subtract, cast, multiply, add, reduce fpFlags }
+
+// allFlags merges the flags of every loader of the job.
+func (j *redJob) allFlags() (fpFlags, stageFlags) {
+	f := j.flags
+	var s stageFlags
+	for _, l := range j.loaders {
+		f = f.or(l.flags)
+		s.subtract = s.subtract.or(l.stage.subtract)
+		s.multiply = s.multiply.or(l.stage.multiply)
+		s.add = s.add.or(l.stage.add)
+		s.cast = s.cast.or(l.stage.cast)
+		f = f.or(l.stage.reduce)
+	}
+	return f, s
+}
 
 // redJob is one ufunc reduction: src's elements (of dtype from) cast to the
 // loop dtype through stages, folded by uf into acc (loop dtype, native, in
@@ -49,6 +70,14 @@ type redJob struct {
 	// on them).
 	castIn bool
 	opt    Options
+
+	// flags gathers the exceptions of the reduction's own arithmetic
+	// ("... encountered in reduce"); stageFlags those of its stages (the
+	// subtraction and product _var computes on the way), from every
+	// loader.
+	mu      sync.Mutex
+	loaders []*loader
+	flags   fpFlags
 }
 
 // newRedJob sets up the reduction of src (dtype from) over plan in loop
@@ -67,15 +96,23 @@ func sameNative(a, b dtype.Dtype) bool {
 
 // loader reads the elements of one visit into loop-typed bytes.
 type loader struct {
-	j      *redJob
-	raw    []uint64
-	out    []uint64
-	wide   []complex128
-	stages []stage
+	j *redJob
+	p *redPlan // the (part of the) plan this loader reads
+	// inPlace: this loader may read chunks in place (see redJob.inPlace).
+	inPlace bool
+	flags   fpFlags
+	stage   stageFlags
+	raw     []uint64
+	out     []uint64
+	wide    []complex128
+	stages  []stage
 }
 
-func (j *redJob) newLoader() *loader {
-	l := &loader{j: j}
+func (j *redJob) newLoader(p *redPlan) *loader {
+	l := &loader{j: j, p: p, inPlace: j.inPlace}
+	j.mu.Lock()
+	j.loaders = append(j.loaders, l)
+	j.mu.Unlock()
 	if j.stages != nil {
 		l.stages = j.stages()
 	}
@@ -98,9 +135,9 @@ func bytesOf(buf *[]uint64, n int) []byte {
 // block, where every element goes to one result).
 func (l *loader) load(src, pos, step, from, to int) []byte {
 	j := l.j
-	p := &j.plan
+	p := l.p
 	e := j.src.Elem
-	if j.inPlace && l.stages == nil && (p.first() == 1 || to <= p.n[0] && from == 0) {
+	if l.inPlace && l.stages == nil && (p.first() == 1 || to <= p.n[0] && from == 0) {
 		b := j.src.Data[(src+from)*e : (src+to)*e]
 		if uintptr(unsafe.Pointer(unsafe.SliceData(b)))%uintptr(alignOf(j.loop)) == 0 {
 			return b
@@ -117,7 +154,7 @@ func (l *loader) load(src, pos, step, from, to int) []byte {
 	}
 	b := raw
 	for _, s := range l.stages {
-		b = s(b, pos, step)
+		b = s(b, pos, step, &l.stage)
 	}
 	return b
 }
@@ -139,7 +176,52 @@ func (l *loader) cast(raw []byte, from, to dtype.Dtype) []byte {
 	n := len(raw) / from.Size
 	out := bytesOf(&l.out, n*to.Size)
 	castNative(out, raw, from, to, &l.wide)
+	castFlags(out, raw, from, to, &l.flags)
 	return out
+}
+
+// castFlags records the exceptions NumPy's cast of native raw (dtype
+// from) into out (dtype to) raised: overflow where a finite number became
+// an infinity (to float16, or float32 from wider), invalid where a float
+// was NaN, infinite or beyond the range of the conversion instruction
+// (cvttss2si and kin) to an integer.
+func castFlags(out, raw []byte, from, to dtype.Dtype, f *fpFlags) {
+	from, to = dtype.NativeOf(from), dtype.NativeOf(to)
+	if from.Kind == to.Kind && from.Size == to.Size || to.Kind == 'b' {
+		return
+	}
+	switch {
+	case to.Kind == 'f' || to.Kind == 'c':
+		if !(to.Size == 2 || dtype.RealOf(to).Size == 4 && dtype.RealOf(from).Size == 8 ||
+			to.Kind == 'f' && to.Size == 4 && (from.Kind == 'i' || from.Kind == 'u') && false) {
+			return
+		}
+		n := len(raw) / from.Size
+		for i := 0; i < n; i++ {
+			a, b := from.Complex(raw[i*from.Size:]), to.Complex(out[i*to.Size:])
+			if isFinite(real(a)) && !isFinite(real(b)) || to.Kind == 'c' && isFinite(imag(a)) && !isFinite(imag(b)) {
+				f.overflow = true
+				return
+			}
+		}
+	case (to.Kind == 'i' || to.Kind == 'u') && (from.Kind == 'f' || from.Kind == 'c'):
+		lim := float64(1 << 31)
+		if to.Size == 8 || to.Kind == 'u' && to.Size == 4 {
+			lim = 1 << 63
+		}
+		lo := -lim
+		if to.Kind == 'u' && to.Size == 8 {
+			lo, lim = -(1 << 63), 1<<64
+		}
+		n := len(raw) / from.Size
+		for i := 0; i < n; i++ {
+			x := real(from.Complex(raw[i*from.Size:]))
+			if !(x > lo-1 && x < lim) {
+				f.invalid = true
+				return
+			}
+		}
+	}
 }
 
 // castNative is NumPy's cast of native values (ops/cast.go's rules).
@@ -164,7 +246,7 @@ func castNative(out, raw []byte, from, to dtype.Dtype, wide *[]complex128) {
 
 // gather copies the raw bytes of elements [from, to) of the visit at src.
 func (l *loader) gather(dst []byte, src, from, to int) {
-	p := &l.j.plan
+	p := l.p
 	data, e := l.j.src.Data, l.j.src.Elem
 	ax := p.first()
 	if ax <= 1 {

@@ -17,9 +17,9 @@ type foldKernel struct {
 	// call is a reduce call: every value folds into acc[pos]. contiguous
 	// says whether NumPy's loop sees them contiguous (a buffer, or a stride
 	// of one element), which picks min/max's vector or scalar path.
-	call func(acc []byte, pos int, vals []byte, contiguous bool)
+	call func(acc []byte, pos int, vals []byte, contiguous bool, f *fpFlags)
 	// row is an element-by-element call: vals[i] folds into acc[pos+i*step].
-	row func(acc []byte, pos, step int, vals []byte)
+	row func(acc []byte, pos, step int, vals []byte, f *fpFlags)
 	// rowCall, when set, replaces row for kernels whose result depends on
 	// where NumPy's element-by-element calls start and end (fmax and fmin
 	// on float32 and float64: vector lanes, then a scalar tail): one whole
@@ -28,8 +28,8 @@ type foldKernel struct {
 	// partial and combine, when set, split a call: combine(acc, pos,
 	// partial(vals)) equals call(acc, pos, vals, _), and partials of
 	// separate calls may be taken in any order, on any thread.
-	partial func(vals []byte) [2]uint64
-	combine func(acc []byte, pos int, p [2]uint64)
+	partial func(vals []byte, f *fpFlags) [2]uint64
+	combine func(acc []byte, pos int, p [2]uint64, f *fpFlags)
 }
 
 // typed views b as a []T (b is aligned for T).
@@ -104,25 +104,21 @@ func floatKernel[T float](uf ufuncKind) foldKernel {
 	switch uf {
 	case ufAdd:
 		k.init = func(acc []byte) { clear(acc) }
-		k.call = func(acc []byte, pos int, vals []byte, _ bool) {
+		k.call = func(acc []byte, pos int, vals []byte, _ bool, f *fpFlags) {
 			a := typed[T](acc)
-			a[pos] = addX(a[pos], pairwise(typed[T](vals)))
+			a[pos] = addX(a[pos], pairwise(typed[T](vals), f), f)
 		}
-		k.row = func(acc []byte, pos, step int, vals []byte) {
+		k.row = func(acc []byte, pos, step int, vals []byte, f *fpFlags) {
 			a := typed[T](acc)
 			for i, x := range typed[T](vals) {
 				q := pos + i*step
-				s := a[q] + x
-				if s != s {
-					s = nanPick(a[q], x)
-				}
-				a[q] = s
+				a[q] = addX(a[q], x, f)
 			}
 		}
-		k.partial = func(vals []byte) [2]uint64 { return [2]uint64{u64(pairwise(typed[T](vals)))} }
-		k.combine = func(acc []byte, pos int, p [2]uint64) {
+		k.partial = func(vals []byte, f *fpFlags) [2]uint64 { return [2]uint64{u64(pairwise(typed[T](vals), f))} }
+		k.combine = func(acc []byte, pos int, p [2]uint64, f *fpFlags) {
 			a := typed[T](acc)
-			a[pos] = addX(a[pos], fromU64[T](p[0]))
+			a[pos] = addX(a[pos], fromU64[T](p[0]), f)
 		}
 	case ufMultiply:
 		k.init = func(acc []byte) {
@@ -130,18 +126,18 @@ func floatKernel[T float](uf ufuncKind) foldKernel {
 				typed[T](acc)[i] = 1
 			}
 		}
-		k.call = func(acc []byte, pos int, vals []byte, _ bool) {
+		k.call = func(acc []byte, pos int, vals []byte, _ bool, f *fpFlags) {
 			a := typed[T](acc)
 			p := a[pos]
 			for _, x := range typed[T](vals) {
-				p = mulX(p, x)
+				p = mulX(p, x, f)
 			}
 			a[pos] = p
 		}
-		k.row = func(acc []byte, pos, step int, vals []byte) {
+		k.row = func(acc []byte, pos, step int, vals []byte, f *fpFlags) {
 			a := typed[T](acc)
 			for i, x := range typed[T](vals) {
-				a[pos+i*step] = mulX(a[pos+i*step], x)
+				a[pos+i*step] = mulX(a[pos+i*step], x, f)
 			}
 		}
 	default:
@@ -156,7 +152,7 @@ func floatKernel[T float](uf ufuncKind) foldKernel {
 		case ufFmin:
 			op = fminScalar[T]
 		}
-		k.call = func(acc []byte, pos int, vals []byte, contiguous bool) {
+		k.call = func(acc []byte, pos int, vals []byte, contiguous bool, _ *fpFlags) {
 			a := typed[T](acc)
 			if contiguous {
 				a[pos] = simdReduceMinMax(a[pos], typed[T](vals), isMax, propagate)
@@ -164,7 +160,7 @@ func floatKernel[T float](uf ufuncKind) foldKernel {
 				a[pos] = scalarUnrollMinMax(a[pos], typed[T](vals), op)
 			}
 		}
-		k.row = func(acc []byte, pos, step int, vals []byte) {
+		k.row = func(acc []byte, pos, step int, vals []byte, f *fpFlags) {
 			a := typed[T](acc)
 			for i, x := range typed[T](vals) {
 				a[pos+i*step] = op(a[pos+i*step], x)
@@ -203,23 +199,23 @@ func halfKernel(uf ufuncKind) foldKernel {
 	switch uf {
 	case ufAdd:
 		k.init = func(acc []byte) { clear(acc) }
-		k.call = func(acc []byte, pos int, vals []byte, _ bool) {
+		k.call = func(acc []byte, pos int, vals []byte, _ bool, f *fpFlags) {
 			a := typed[uint16](acc)
-			a[pos] = float32ToHalf(addX(halfToFloat32(a[pos]), pairwise(halfsToFloats(vals))))
+			a[pos] = toHalf(addX(halfToFloat32(a[pos]), pairwise(halfsToFloats(vals), f), f), f)
 		}
-		k.row = func(acc []byte, pos, step int, vals []byte) {
+		k.row = func(acc []byte, pos, step int, vals []byte, f *fpFlags) {
 			a := typed[uint16](acc)
 			for i, h := range typed[uint16](vals) {
 				q := pos + i*step
-				a[q] = float32ToHalf(addX(halfToFloat32(a[q]), halfToFloat32(h)))
+				a[q] = toHalf(addX(halfToFloat32(a[q]), halfToFloat32(h), f), f)
 			}
 		}
-		k.partial = func(vals []byte) [2]uint64 {
-			return [2]uint64{uint64(math.Float32bits(pairwise(halfsToFloats(vals))))}
+		k.partial = func(vals []byte, f *fpFlags) [2]uint64 {
+			return [2]uint64{uint64(math.Float32bits(pairwise(halfsToFloats(vals), f)))}
 		}
-		k.combine = func(acc []byte, pos int, p [2]uint64) {
+		k.combine = func(acc []byte, pos int, p [2]uint64, f *fpFlags) {
 			a := typed[uint16](acc)
-			a[pos] = float32ToHalf(addX(halfToFloat32(a[pos]), math.Float32frombits(uint32(p[0]))))
+			a[pos] = toHalf(addX(halfToFloat32(a[pos]), math.Float32frombits(uint32(p[0])), f), f)
 		}
 	case ufMultiply:
 		k.init = func(acc []byte) {
@@ -227,19 +223,19 @@ func halfKernel(uf ufuncKind) foldKernel {
 				typed[uint16](acc)[i] = 0x3c00
 			}
 		}
-		k.call = func(acc []byte, pos int, vals []byte, _ bool) {
+		k.call = func(acc []byte, pos int, vals []byte, _ bool, f *fpFlags) {
 			a := typed[uint16](acc)
 			p := halfToFloat32(a[pos])
 			for _, h := range typed[uint16](vals) {
-				p = mulX(p, halfToFloat32(h))
+				p = mulX(p, halfToFloat32(h), f)
 			}
-			a[pos] = float32ToHalf(p)
+			a[pos] = toHalf(p, f)
 		}
-		k.row = func(acc []byte, pos, step int, vals []byte) {
+		k.row = func(acc []byte, pos, step int, vals []byte, f *fpFlags) {
 			a := typed[uint16](acc)
 			for i, h := range typed[uint16](vals) {
 				q := pos + i*step
-				a[q] = float32ToHalf(mulX(halfToFloat32(a[q]), halfToFloat32(h)))
+				a[q] = toHalf(mulX(halfToFloat32(a[q]), halfToFloat32(h), f), f)
 			}
 		}
 	default:
@@ -274,13 +270,13 @@ func halfKernel(uf ufuncKind) foldKernel {
 				return b
 			}
 		}
-		k.call = func(acc []byte, pos int, vals []byte, _ bool) {
+		k.call = func(acc []byte, pos int, vals []byte, _ bool, f *fpFlags) {
 			a := typed[uint16](acc)
 			for _, h := range typed[uint16](vals) {
 				a[pos] = op(a[pos], h)
 			}
 		}
-		k.row = func(acc []byte, pos, step int, vals []byte) {
+		k.row = func(acc []byte, pos, step int, vals []byte, f *fpFlags) {
 			a := typed[uint16](acc)
 			for i, h := range typed[uint16](vals) {
 				a[pos+i*step] = op(a[pos+i*step], h)
@@ -308,28 +304,28 @@ func complexKernel[T float](uf ufuncKind) foldKernel {
 	switch uf {
 	case ufAdd:
 		k.init = func(acc []byte) { clear(acc) }
-		k.call = func(acc []byte, pos int, vals []byte, _ bool) {
+		k.call = func(acc []byte, pos int, vals []byte, _ bool, f *fpFlags) {
 			a := typed[T](acc)
-			re, im := pairwiseComplex(typed[T](vals))
-			a[2*pos] = addX(a[2*pos], re)
-			a[2*pos+1] = addX(a[2*pos+1], im)
+			re, im := pairwiseComplex(typed[T](vals), f)
+			a[2*pos] = addX(a[2*pos], re, f)
+			a[2*pos+1] = addX(a[2*pos+1], im, f)
 		}
-		k.row = func(acc []byte, pos, step int, vals []byte) {
+		k.row = func(acc []byte, pos, step int, vals []byte, f *fpFlags) {
 			a, v := typed[T](acc), typed[T](vals)
 			for i := 0; i < len(v); i += 2 {
 				q := 2 * (pos + i/2*step)
-				a[q] = addX(a[q], v[i])
-				a[q+1] = addX(a[q+1], v[i+1])
+				a[q] = addX(a[q], v[i], f)
+				a[q+1] = addX(a[q+1], v[i+1], f)
 			}
 		}
-		k.partial = func(vals []byte) [2]uint64 {
-			re, im := pairwiseComplex(typed[T](vals))
+		k.partial = func(vals []byte, f *fpFlags) [2]uint64 {
+			re, im := pairwiseComplex(typed[T](vals), f)
 			return [2]uint64{u64(re), u64(im)}
 		}
-		k.combine = func(acc []byte, pos int, p [2]uint64) {
+		k.combine = func(acc []byte, pos int, p [2]uint64, f *fpFlags) {
 			a := typed[T](acc)
-			a[2*pos] = addX(a[2*pos], fromU64[T](p[0]))
-			a[2*pos+1] = addX(a[2*pos+1], fromU64[T](p[1]))
+			a[2*pos] = addX(a[2*pos], fromU64[T](p[0]), f)
+			a[2*pos+1] = addX(a[2*pos+1], fromU64[T](p[1]), f)
 		}
 	case ufMultiply:
 		k.init = func(acc []byte) {
@@ -338,20 +334,20 @@ func complexKernel[T float](uf ufuncKind) foldKernel {
 				a[i], a[i+1] = 1, 0
 			}
 		}
-		mul := func(a []T, q int, br, bi T) {
+		mul := func(a []T, q int, br, bi T, f *fpFlags) {
 			ar, ai := a[q], a[q+1]
-			a[q], a[q+1] = complexMul(ar, ai, br, bi)
+			a[q], a[q+1] = complexMulFlags(ar, ai, br, bi, true, f)
 		}
-		k.call = func(acc []byte, pos int, vals []byte, _ bool) {
+		k.call = func(acc []byte, pos int, vals []byte, _ bool, f *fpFlags) {
 			a, v := typed[T](acc), typed[T](vals)
 			for i := 0; i < len(v); i += 2 {
-				mul(a, 2*pos, v[i], v[i+1])
+				mul(a, 2*pos, v[i], v[i+1], f)
 			}
 		}
-		k.row = func(acc []byte, pos, step int, vals []byte) {
+		k.row = func(acc []byte, pos, step int, vals []byte, f *fpFlags) {
 			a, v := typed[T](acc), typed[T](vals)
 			for i := 0; i < len(v); i += 2 {
-				mul(a, 2*(pos+i/2*step), v[i], v[i+1])
+				mul(a, 2*(pos+i/2*step), v[i], v[i+1], f)
 			}
 		}
 	default:
@@ -371,13 +367,13 @@ func complexKernel[T float](uf ufuncKind) foldKernel {
 				a[q], a[q+1] = br, bi
 			}
 		}
-		k.call = func(acc []byte, pos int, vals []byte, _ bool) {
+		k.call = func(acc []byte, pos int, vals []byte, _ bool, f *fpFlags) {
 			a, v := typed[T](acc), typed[T](vals)
 			for i := 0; i < len(v); i += 2 {
 				fold(a, 2*pos, v[i], v[i+1])
 			}
 		}
-		k.row = func(acc []byte, pos, step int, vals []byte) {
+		k.row = func(acc []byte, pos, step int, vals []byte, f *fpFlags) {
 			a, v := typed[T](acc), typed[T](vals)
 			for i := 0; i < len(v); i += 2 {
 				fold(a, 2*(pos+i/2*step), v[i], v[i+1])
@@ -394,27 +390,40 @@ func complexKernel[T float](uf ufuncKind) foldKernel {
 // fma(ar, br, -(ai*bi)) and fma(ar, bi, ai*br), and leaves the float loop's
 // products rounded apart (both found by testing NumPy 1.24 on x86-64).
 func complexMul[T float](ar, ai, br, bi T) (T, T) {
-	return complexMulFused(ar, ai, br, bi, true)
+	var f fpFlags
+	return complexMulFlags(ar, ai, br, bi, true, &f)
 }
 
-// complexMulFused is complexMul; with fused false, double products are
-// rounded apart too, as NumPy's AVX-512 loop (avx512_cmul_pd) computes
-// them for contiguous operands that are not the output, e.g. the buffers
-// of a byte-swapped array.
-func complexMulFused[T float](ar, ai, br, bi T, fused bool) (T, T) {
+// complexMulFlags is complexMul recording exceptions in f; with fused
+// false, double products are rounded apart too, as NumPy's AVX-512 loop
+// (avx512_cmul_pd) computes them for contiguous operands that are not the
+// output, e.g. the buffers of a byte-swapped array.
+func complexMulFlags[T float](ar, ai, br, bi T, fused bool, f *fpFlags) (T, T) {
 	if _, ok := any(ar).(float64); ok && fused {
 		a, b, c, d := float64(ar), float64(ai), float64(br), float64(bi)
 		re := math.FMA(a, c, -(b * d))
 		im := math.FMA(a, d, b*c)
-		if re != re {
-			re = float64(mulX(ar, br) - mulX(ai, bi))
-		}
-		if im != im {
-			im = float64(addX(mulX(ar, bi), mulX(ai, br)))
+		if !finite(re) || !finite(im) {
+			var g fpFlags
+			re2, im2 := complexMulFlags(ar, ai, br, bi, false, &g)
+			f.invalid = f.invalid || g.invalid
+			f.overflow = f.overflow || g.overflow
+			if re != re {
+				re = float64(re2)
+			}
+			if im != im {
+				im = float64(im2)
+			}
 		}
 		return T(re), T(im)
 	}
-	return mulX(ar, br) - mulX(ai, bi), addX(mulX(ar, bi), mulX(ai, br))
+	rr, ii := mulX(ar, br, f), mulX(ai, bi, f)
+	ri, ir := mulX(ar, bi, f), mulX(ai, br, f)
+	re := rr - ii
+	if !finite(re) {
+		re = settle(rr, -ii, re, f)
+	}
+	return re, addX(ri, ir, f)
 }
 
 type intType interface {
@@ -446,7 +455,7 @@ func intKernel[I intType](uf ufuncKind) foldKernel {
 			}
 		}
 	}
-	k.call = func(acc []byte, pos int, vals []byte, _ bool) {
+	k.call = func(acc []byte, pos int, vals []byte, _ bool, f *fpFlags) {
 		a := typed[I](acc)
 		p := a[pos]
 		for _, x := range typed[I](vals) {
@@ -454,13 +463,13 @@ func intKernel[I intType](uf ufuncKind) foldKernel {
 		}
 		a[pos] = p
 	}
-	k.row = func(acc []byte, pos, step int, vals []byte) {
+	k.row = func(acc []byte, pos, step int, vals []byte, f *fpFlags) {
 		a := typed[I](acc)
 		for i, x := range typed[I](vals) {
 			a[pos+i*step] = op(a[pos+i*step], x)
 		}
 	}
-	k.partial = func(vals []byte) [2]uint64 {
+	k.partial = func(vals []byte, f *fpFlags) [2]uint64 {
 		v := typed[I](vals)
 		p := v[0]
 		for _, x := range v[1:] {
@@ -468,7 +477,7 @@ func intKernel[I intType](uf ufuncKind) foldKernel {
 		}
 		return [2]uint64{uint64(p)}
 	}
-	k.combine = func(acc []byte, pos int, p [2]uint64) {
+	k.combine = func(acc []byte, pos int, p [2]uint64, f *fpFlags) {
 		a := typed[I](acc)
 		a[pos] = op(a[pos], I(p[0]))
 	}
@@ -494,25 +503,25 @@ func boolKernel(uf ufuncKind) foldKernel {
 			}
 		}
 	}
-	k.call = func(acc []byte, pos int, vals []byte, _ bool) {
+	k.call = func(acc []byte, pos int, vals []byte, _ bool, f *fpFlags) {
 		a := acc[pos]
 		for _, x := range vals {
 			a = fold(a, x)
 		}
 		acc[pos] = a
 	}
-	k.row = func(acc []byte, pos, step int, vals []byte) {
+	k.row = func(acc []byte, pos, step int, vals []byte, f *fpFlags) {
 		for i, x := range vals {
 			acc[pos+i*step] = fold(acc[pos+i*step], x)
 		}
 	}
-	k.partial = func(vals []byte) [2]uint64 {
+	k.partial = func(vals []byte, f *fpFlags) [2]uint64 {
 		a := vals[0]
 		for _, x := range vals[1:] {
 			a = fold(a, x)
 		}
 		return [2]uint64{uint64(b2u(a != 0))}
 	}
-	k.combine = func(acc []byte, pos int, p [2]uint64) { acc[pos] = fold(acc[pos], byte(p[0])) }
+	k.combine = func(acc []byte, pos int, p [2]uint64, f *fpFlags) { acc[pos] = fold(acc[pos], byte(p[0])) }
 	return k
 }

@@ -40,19 +40,50 @@ func quietNaN[T float](x T) T {
 	return T(math.Float64frombits(math.Float64bits(float64(x)) | 0x0008000000000000))
 }
 
-// addX and mulX are a + b and a * b with NaNs settled by nanPick.
-func addX[T float](a, b T) T {
-	if s := a + b; s == s {
+// finite reports whether x is neither infinite nor NaN.
+func finite[T float](x T) bool { return x-x == 0 }
+
+// addX and mulX are a + b and a * b with NaNs settled by nanPick and the
+// floating-point exceptions NumPy reports recorded in f: overflow when
+// numbers give an infinity, invalid when non-NaNs give a NaN.
+func addX[T float](a, b T, f *fpFlags) T {
+	s := a + b
+	if finite(s) {
 		return s
 	}
-	return nanPick(a, b)
+	return settle(a, b, s, f)
 }
 
-func mulX[T float](a, b T) T {
-	if s := a * b; s == s {
+func mulX[T float](a, b T, f *fpFlags) T {
+	s := a * b
+	if finite(s) {
 		return s
 	}
-	return nanPick(a, b)
+	return settle(a, b, s, f)
+}
+
+// settle is the result s of an operation on a and b that is not finite.
+func settle[T float](a, b, s T, f *fpFlags) T {
+	if s != s {
+		if a == a && b == b {
+			f.invalid = true
+		}
+		return nanPick(a, b)
+	}
+	if finite(a) && finite(b) {
+		f.overflow = true
+	}
+	return s
+}
+
+// toHalf is float32ToHalf, recording the overflow of a finite float that
+// rounds to infinity (npy_float_to_half raises it).
+func toHalf(x float32, f *fpFlags) uint16 {
+	h := float32ToHalf(x)
+	if h&0x7fff == 0x7c00 && finite(x) {
+		f.overflow = true
+	}
+	return h
 }
 
 // pairwiseSum is NumPy's @TYPE@_pairwise_sum (loops_utils.h.src) over a
@@ -97,14 +128,14 @@ func pairwiseSum[T float](a []T) T {
 	return pairwiseSum(a[:n2]) + pairwiseSum(a[n2:])
 }
 
-// pairwiseSumX is pairwiseSum with every addition's NaN settled by
-// nanPick: the kernels call it when pairwiseSum gives a NaN.
-func pairwiseSumX[T float](a []T) T {
+// pairwiseSumX is pairwiseSum with every addition by addX: the kernels
+// call it when pairwiseSum is not finite.
+func pairwiseSumX[T float](a []T, f *fpFlags) T {
 	n := len(a)
 	if n < 8 {
 		res := minusZero[T]()
 		for _, x := range a {
-			res = addX(res, x)
+			res = addX(res, x, f)
 		}
 		return res
 	}
@@ -114,26 +145,26 @@ func pairwiseSumX[T float](a []T) T {
 		i := 8
 		for ; i < n-n%8; i += 8 {
 			for j := range r {
-				r[j] = addX(r[j], a[i+j])
+				r[j] = addX(r[j], a[i+j], f)
 			}
 		}
-		res := addX(addX(addX(r[0], r[1]), addX(r[2], r[3])), addX(addX(r[4], r[5]), addX(r[6], r[7])))
+		res := addX(addX(addX(r[0], r[1], f), addX(r[2], r[3], f), f), addX(addX(r[4], r[5], f), addX(r[6], r[7], f), f), f)
 		for ; i < n; i++ {
-			res = addX(res, a[i])
+			res = addX(res, a[i], f)
 		}
 		return res
 	}
 	n2 := n / 2
 	n2 -= n2 % 8
-	return addX(pairwiseSumX(a[:n2]), pairwiseSumX(a[n2:]))
+	return addX(pairwiseSumX(a[:n2], f), pairwiseSumX(a[n2:], f), f)
 }
 
-// pairwise is pairwiseSum, settled by pairwiseSumX when it is a NaN.
-func pairwise[T float](a []T) T {
-	if s := pairwiseSum(a); s == s {
+// pairwise is pairwiseSum, redone by pairwiseSumX when it is not finite.
+func pairwise[T float](a []T, f *fpFlags) T {
+	if s := pairwiseSum(a); finite(s) {
 		return s
 	}
-	return pairwiseSumX(a)
+	return pairwiseSumX(a, f)
 }
 
 // pairwiseSumComplex is NumPy's complex pairwise sum over interleaved
@@ -180,13 +211,13 @@ func pairwiseSumComplex[T float](a []T) (re, im T) {
 }
 
 // pairwiseSumComplexX is pairwiseSumComplex with NaNs settled.
-func pairwiseSumComplexX[T float](a []T) (re, im T) {
+func pairwiseSumComplexX[T float](a []T, f *fpFlags) (re, im T) {
 	n := len(a)
 	if n < 8 {
 		re, im = minusZero[T](), minusZero[T]()
 		for i := 0; i < n; i += 2 {
-			re = addX(re, a[i])
-			im = addX(im, a[i+1])
+			re = addX(re, a[i], f)
+			im = addX(im, a[i+1], f)
 		}
 		return re, im
 	}
@@ -196,28 +227,29 @@ func pairwiseSumComplexX[T float](a []T) (re, im T) {
 		i := 8
 		for ; i < n-n%8; i += 8 {
 			for j := range r {
-				r[j] = addX(r[j], a[i+j])
+				r[j] = addX(r[j], a[i+j], f)
 			}
 		}
-		re, im = addX(addX(r[0], r[2]), addX(r[4], r[6])), addX(addX(r[1], r[3]), addX(r[5], r[7]))
+		re, im = addX(addX(r[0], r[2], f), addX(r[4], r[6], f), f), addX(addX(r[1], r[3], f), addX(r[5], r[7], f), f)
 		for ; i < n; i += 2 {
-			re = addX(re, a[i])
-			im = addX(im, a[i+1])
+			re = addX(re, a[i], f)
+			im = addX(im, a[i+1], f)
 		}
 		return re, im
 	}
 	n2 := n / 2
 	n2 -= n2 % 8
-	r1, i1 := pairwiseSumComplexX(a[:n2])
-	r2, i2 := pairwiseSumComplexX(a[n2:])
-	return addX(r1, r2), addX(i1, i2)
+	r1, i1 := pairwiseSumComplexX(a[:n2], f)
+	r2, i2 := pairwiseSumComplexX(a[n2:], f)
+	return addX(r1, r2, f), addX(i1, i2, f)
 }
 
-// pairwiseComplex is pairwiseSumComplex, settled when a part is a NaN.
-func pairwiseComplex[T float](a []T) (re, im T) {
+// pairwiseComplex is pairwiseSumComplex, redone when a part is not
+// finite.
+func pairwiseComplex[T float](a []T, f *fpFlags) (re, im T) {
 	re, im = pairwiseSumComplex(a)
-	if re != re || im != im {
-		return pairwiseSumComplexX(a)
+	if !finite(re) || !finite(im) {
+		return pairwiseSumComplexX(a, f)
 	}
 	return re, im
 }

@@ -217,6 +217,9 @@ func (c npCase) check(a npAnswer) string {
 		}
 	}
 	if !bytes.Equal(dst, want) {
+		if nanBitsOnly(dst, want, sh.Dtype) {
+			return nanBitsDiffer + firstDiff(dst, want, sh.Dtype)
+		}
 		return "values differ: " + firstDiff(dst, want, sh.Dtype)
 	}
 	if !equalStrings(res.Warnings, a.Warnings) {
@@ -228,6 +231,34 @@ func (c npCase) check(a npAnswer) string {
 // reduceValuesOnly, when set, reports only wrong values, shapes and
 // errors (not warnings): for working on the values first.
 var reduceValuesOnly = os.Getenv("REDUCE_VALUES_ONLY") != ""
+
+// nanBitsDiffer starts the answer of a case whose only differences are
+// the sign or payload of NaN results: where NaNs of different bits meet (a
+// NaN of the data and one made by inf - inf), which one NumPy returns
+// depends on the operand order its compiler chose (see docs/behaviour.md);
+// the test counts these apart.
+const nanBitsDiffer = "NaN bits differ: "
+
+// nanBitsOnly reports whether got and want differ only in elements (parts,
+// for complex) that are NaN in both.
+func nanBitsOnly(got, want []byte, d dtype.Dtype) bool {
+	if len(got) != len(want) || d.Kind != 'f' && d.Kind != 'c' {
+		return false
+	}
+	p := d
+	if d.Kind == 'c' {
+		p = d.Part()
+	}
+	for i := 0; i+p.Size <= len(got); i += p.Size {
+		if bytes.Equal(got[i:i+p.Size], want[i:i+p.Size]) {
+			continue
+		}
+		if a, b := p.Float(got[i:]), p.Float(want[i:]); a == a || b == b {
+			return false
+		}
+	}
+	return true
+}
 
 func equalStrings(a, b []string) bool {
 	if len(a) != len(b) {
@@ -567,15 +598,22 @@ func TestReduceMatchesNumPy(t *testing.T) {
 	r := rand.New(rand.NewPCG(31, 1))
 	cases := numpyCases(r)
 	answers := runNumPy(t, cases)
-	failed := 0
+	failed, nanBits := 0, 0
 	for i, c := range cases {
 		why := c.check(answers[i])
 		if reduceValuesOnly && strings.HasPrefix(why, "warnings") {
 			why = ""
 		}
+		if strings.HasPrefix(why, nanBitsDiffer) {
+			nanBits++
+			if testing.Verbose() && nanBits <= 10 {
+				t.Logf("%s: %s", c, why)
+			}
+			continue
+		}
 		if why != "" {
 			failed++
-			if failed <= 40 {
+			if failed <= 400 {
 				t.Errorf("%s: %s", c, why)
 			}
 		}
@@ -583,5 +621,8 @@ func TestReduceMatchesNumPy(t *testing.T) {
 	if failed > 0 {
 		t.Errorf("%d of %d cases differ from NumPy", failed, len(cases))
 	}
-	t.Logf("%d cases", len(cases))
+	t.Logf("%d cases; %d equal but for the bits of NaNs that met (docs/behaviour.md)", len(cases), nanBits)
+	if nanBits > len(cases)/50 {
+		t.Errorf("%d cases differ in NaN bits: more than the few where NaNs meet", nanBits)
+	}
 }

@@ -30,8 +30,8 @@ type redPlan struct {
 	// lead, when set, is the number of axes a visit covers instead of
 	// first()'s: element-by-element calls that must be cut as NumPy cuts
 	// them visit the whole region of leading kept axes.
-	lead int
-	outCount    int // result elements
+	lead     int
+	outCount int // result elements
 }
 
 // newRedPlan plans a reduction reading src's elements in the order NumPy

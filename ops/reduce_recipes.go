@@ -128,79 +128,18 @@ func (r recipe) reduce(op operand, uf ufuncKind, loop dtype.Dtype, keepdims bool
 	if err := job.run(acc); err != nil {
 		return ndarr{}, err
 	}
-	if uf == ufAdd || uf == ufMultiply {
-		if reduceOverflowed(acc, loop) && !r.anyNonFinite(op) {
-			r.w.add("overflow encountered in reduce")
-		}
-	}
+	f, sf := job.allFlags()
+	sf.subtract.warn(r.w, "subtract")
+	sf.cast.warn(r.w, "cast")
+	sf.multiply.warn(r.w, "multiply")
+	sf.add.warn(r.w, "add")
+	f.warn(r.w, "reduce")
 	res.data = fromLayout(acc, loop, res.shape, res.strides)
 	return res, nil
 }
 
 func ufuncName(uf ufuncKind) string {
 	return [...]string{"add", "multiply", "maximum", "minimum", "fmax", "fmin", "logical_or", "logical_and"}[uf]
-}
-
-// reduceOverflowed reports whether a float result is infinite or NaN: an
-// addition overflowed unless the input held such values.
-func reduceOverflowed(acc []byte, d dtype.Dtype) bool {
-	if d.Kind != 'f' && d.Kind != 'c' {
-		return false
-	}
-	for i := 0; i+d.Size <= len(acc); i += d.Size {
-		z := d.Complex(acc[i:])
-		if !isFinite(real(z)) || !isFinite(imag(z)) {
-			return true
-		}
-	}
-	return false
-}
-
-// anyNonFinite reports whether op's values (after NaN replacement) hold
-// an infinity or a NaN.
-func (r recipe) anyNonFinite(op operand) bool {
-	if !isInexact(op.dt) {
-		return false
-	}
-	found := false
-	v := op.src
-	forEachElem(v, func(b []byte) bool {
-		z := op.dt.Complex(b)
-		if op.nan && (real(z) != real(z) || imag(z) != imag(z)) {
-			return true
-		}
-		if !isFinite(real(z)) || !isFinite(imag(z)) {
-			found = true
-			return false
-		}
-		return true
-	})
-	return found
-}
-
-// forEachElem calls f with each element's bytes in C order until it
-// returns false.
-func forEachElem(v View, f func(b []byte) bool) {
-	n := v.Count()
-	if n == 0 {
-		return
-	}
-	idx := make([]int, len(v.Shape))
-	off := v.Offset
-	for i := 0; i < n; i++ {
-		if !f(v.Data[off*v.Elem : (off+1)*v.Elem]) {
-			return
-		}
-		for k := len(idx) - 1; k >= 0; k-- {
-			idx[k]++
-			off += v.Strides[k]
-			if idx[k] < v.Shape[k] {
-				break
-			}
-			off -= v.Shape[k] * v.Strides[k]
-			idx[k] = 0
-		}
-	}
 }
 
 // sum is np.sum / np.prod (np.add.reduce / np.multiply.reduce) of op.
@@ -213,9 +152,10 @@ func (r recipe) sum(op operand, arg dtype.Dtype, hasArg bool, uf ufuncKind, keep
 	return r.reduce(op, uf, loop, keepdims, nil)
 }
 
-// complexDiscard warns as NumPy's cast from complex to real does.
+// complexDiscard warns as NumPy's cast from complex to real does (to bool
+// it tests both parts, and says nothing).
 func (r recipe) complexDiscard(from, to dtype.Dtype) {
-	if from.Kind == 'c' && to.Kind != 'c' {
+	if from.Kind == 'c' && to.Kind != 'c' && to.Kind != 'b' {
 		r.w.add("ComplexWarning: Casting complex values to real discards the imaginary part")
 	}
 }
@@ -227,7 +167,15 @@ func (r recipe) complexDiscard(from, to dtype.Dtype) {
 // complex128).
 func (r recipe) divide(ret ndarr, n int64) ndarr {
 	if ret.scalar {
-		return divideCount(ret, dtype.ScalarDivideDtype(ret.d), ret.d, n, nil, r.w, "divide")
+		// NumPy's scalar arithmetic computes float64 and complex128
+		// itself ("scalar divide"); other dtypes it promotes and hands to
+		// the ufunc ("divide").
+		l := dtype.ScalarDivideDtype(ret.d)
+		op := "divide"
+		if l == dtype.NativeOf(ret.d) {
+			op = "scalar divide"
+		}
+		return divideCount(ret, l, ret.d, n, nil, r.w, op)
 	}
 	return divideCount(ret, dtype.TrueDivideLoop(ret.d), ret.d, n, nil, r.w, "divide")
 }
@@ -275,13 +223,14 @@ func nanStages(from, loop dtype.Dtype, fill float64) func() []stage {
 	return func() []stage {
 		var out []uint64
 		var wide []complex128
-		return []stage{func(in []byte, _, _ int) []byte {
+		return []stage{func(in []byte, _, _ int, sf *stageFlags) []byte {
 			replaceNaN(in, from, fill)
 			if from.Kind == loop.Kind && from.Size == loop.Size {
 				return in
 			}
 			o := bytesOf(&out, len(in)/from.Size*loop.Size)
 			castNative(o, in, from, loop, &wide)
+			castFlags(o, in, from, loop, &sf.reduce)
 			return o
 		}}
 	}
@@ -397,7 +346,7 @@ func (r recipe) countNonzero() (ndarr, error) {
 	res, err := r.reduce(op, ufAdd, dtype.Int64, r.c.keepdims, func() []stage {
 		var out []uint64
 		var wide []complex128
-		return []stage{func(in []byte, _, _ int) []byte {
+		return []stage{func(in []byte, _, _ int, _ *stageFlags) []byte {
 			bools := bytesOf(&out, len(in)/op.dt.Size)
 			castNative(bools, in, op.dt, b, &wide)
 			o := make([]byte, len(bools)*8)
@@ -449,7 +398,7 @@ func (r recipe) variance(op operand, std bool) (ndarr, error) {
 	}
 	ret = r.divide(ret, int64(max(rcount-c.ddof, 0)))
 	if std {
-		ret = sqrtArr(ret)
+		return sqrtArr(ret, r.w)
 	}
 	return ret, nil
 }
@@ -468,16 +417,18 @@ func (r recipe) deviationStages(op operand, arrmean ndarr, xd, sq, loop dtype.Dt
 	return func() []stage {
 		var xs, outs []uint64
 		var wide []complex128
-		return []stage{func(in []byte, pos, step int) []byte {
+		return []stage{func(in []byte, pos, step int, sf *stageFlags) []byte {
 			n := len(in) / op.dt.Size
 			x := bytesOf(&xs, n*xd.Size)
 			castNative(x, in, op.dt, xd, &wide)
-			y := squareDeviations(x, xd, sq, means, pos, step, complexSquare)
+			castFlags(x, in, op.dt, xd, &sf.subtract)
+			y := squareDeviations(x, xd, sq, means, pos, step, complexSquare, sf)
 			if sq.Kind == loop.Kind && sq.Size == loop.Size {
 				return y
 			}
 			o := bytesOf(&outs, n*loop.Size)
 			castNative(o, y, sq, loop, &wide)
+			castFlags(o, y, sq, loop, &sf.reduce)
 			return o
 		}}
 	}
@@ -536,37 +487,13 @@ func (r recipe) xLayout(op operand, arrmean ndarr) []int {
 
 // squareDeviations turns x (n values of dtype xd) into (x - mean)² in sq:
 // element i's mean is means[pos + i*step].
-func squareDeviations(x []byte, xd, sq dtype.Dtype, means []byte, pos, step int, complexSquare bool) []byte {
+func squareDeviations(x []byte, xd, sq dtype.Dtype, means []byte, pos, step int, complexSquare bool, sf *stageFlags) []byte {
 	switch {
 	case xd.Kind == 'f' && xd.Size == 4:
-		xs, ms := typed[float32](x), typed[float32](means)
-		if step == 0 {
-			m := ms[pos]
-			for i, v := range xs {
-				d := v - m
-				xs[i] = d * d
-			}
-		} else {
-			for i, v := range xs {
-				d := v - ms[pos+i*step]
-				xs[i] = d * d
-			}
-		}
+		squareDeviationsOf(typed[float32](x), typed[float32](means), pos, step, sf)
 		return x
 	case xd.Kind == 'f' && xd.Size == 8:
-		xs, ms := typed[float64](x), typed[float64](means)
-		if step == 0 {
-			m := ms[pos]
-			for i, v := range xs {
-				d := v - m
-				xs[i] = d * d
-			}
-		} else {
-			for i, v := range xs {
-				d := v - ms[pos+i*step]
-				xs[i] = d * d
-			}
-		}
+		squareDeviationsOf(typed[float64](x), typed[float64](means), pos, step, sf)
 		return x
 	}
 	n := len(x) / xd.Size
@@ -580,18 +507,29 @@ func squareDeviations(x []byte, xd, sq dtype.Dtype, means []byte, pos, step int,
 			d := xa.intAt(i) - ma.intAt(p)
 			out.setInt(i, d*d)
 		case 'f':
-			d := roundTo(xd, xa.wideAt(i)-ma.wideAt(p))
-			out.setWide(i, roundTo(xd, d*d))
+			a, m := real(xa.wideAt(i)), real(ma.wideAt(p))
+			d := real(roundTo(xd, complex(a-m, 0)))
+			flagOp(&sf.subtract, a, m, d)
+			q := real(roundTo(xd, complex(d*d, 0)))
+			flagOp(&sf.multiply, d, d, q)
+			out.setWide(i, complex(q, 0))
 		default:
-			d := roundTo(xd, xa.wideAt(i)-ma.wideAt(p))
+			a, m := xa.wideAt(i), ma.wideAt(p)
+			d := roundTo(xd, a-m)
+			flagOp(&sf.subtract, real(a), real(m), real(d))
+			flagOp(&sf.subtract, imag(a), imag(m), imag(d))
 			if complexSquare {
-				re, im := complexMulIn(xd, real(d), imag(d), real(d), imag(d), true)
+				re, im := complexMulIn(xd, real(d), imag(d), real(d), imag(d), true, &sf.multiply)
 				out.setWide(i, complex(re, im))
 				continue
 			}
-			re := roundTo(sq, complex(real(d)*real(d), 0))
-			im := roundTo(sq, complex(imag(d)*imag(d), 0))
-			out.setWide(i, roundTo(sq, re+im))
+			re := real(roundTo(sq, complex(real(d)*real(d), 0)))
+			flagOp(&sf.multiply, real(d), real(d), re)
+			im := real(roundTo(sq, complex(imag(d)*imag(d), 0)))
+			flagOp(&sf.multiply, imag(d), imag(d), im)
+			t := real(roundTo(sq, complex(re+im, 0)))
+			flagOp(&sf.add, re, im, t)
+			out.setWide(i, complex(t, 0))
 		}
 	}
 	return out.data
@@ -663,13 +601,19 @@ func (r recipe) nanarg(isMax bool) (ndarr, error) {
 		fill = math.Inf(-1)
 	}
 	op := r.nanReplaced(fill)
-	if op.nan && !r.dry {
-		if r.c.in.Count() == 0 || r.allNaNSlice(op) {
+	if op.nan {
+		// np.any(np.all(np.isnan(a), axis)): an empty slice counts as
+		// all NaN, a NaN-free one is known only from the values.
+		outs := 1
+		for k, n := range op.src.Shape {
+			if !r.c.red[k] {
+				outs *= n
+			}
+		}
+		empty := r.c.emptyReduced() && outs > 0
+		if empty || !r.dry && r.allNaNSlice(op) {
 			return ndarr{}, refuse("All-NaN slice encountered")
 		}
-	}
-	if op.nan && r.dry && r.c.in.Count() == 0 {
-		return ndarr{}, refuse("All-NaN slice encountered")
 	}
 	return r.arg(op, isMax, fill)
 }
@@ -684,7 +628,7 @@ func (r recipe) allNaNSlice(op operand) bool {
 	job.stages = func() []stage {
 		var out []uint64
 		nd := dtype.NativeOf(op.dt)
-		return []stage{func(in []byte, _, _ int) []byte {
+		return []stage{func(in []byte, _, _ int, _ *stageFlags) []byte {
 			n := len(in) / op.dt.Size
 			o := bytesOf(&out, n)
 			for i := 0; i < n; i++ {
@@ -731,7 +675,7 @@ func (r recipe) nanCounts(keepdims bool) (ndarr, error) {
 	res, err := r.reduce(operand{src: op.src, dt: op.dt, layout: op.src.Strides}, ufAdd, dtype.Int64, keepdims, func() []stage {
 		var out []uint64
 		nd := dtype.NativeOf(op.dt)
-		return []stage{func(in []byte, _, _ int) []byte {
+		return []stage{func(in []byte, _, _ int, _ *stageFlags) []byte {
 			n := len(in) / op.dt.Size
 			o := bytesOf(&out, 8*n)
 			for i := 0; i < n; i++ {
@@ -759,6 +703,7 @@ func (r recipe) nanmean() (ndarr, error) {
 	if c.hasArg {
 		loop = c.arg
 	}
+	r.complexDiscard(arr.dt, loop)
 	tot, err := r.reduce(arr, ufAdd, loop, c.keepdims, arr.nanStages(loop))
 	if err != nil {
 		return ndarr{}, err
@@ -812,6 +757,7 @@ func (r recipe) nanvar(std bool) (ndarr, error) {
 	if c.hasArg {
 		loop = c.arg
 	}
+	r.complexDiscard(arr.dt, loop)
 	avg, err := r.reduce(arr, ufAdd, loop, true, arr.nanStages(loop))
 	if err != nil {
 		return ndarr{}, err
@@ -821,6 +767,7 @@ func (r recipe) nanvar(std bool) (ndarr, error) {
 	// dtype (complex: x*conj(x), real part), summed.
 	ad := dtype.NativeOf(arr.dt)
 	sub := dtype.PromoteTypes(ad, avg.d)
+	r.complexDiscard(sub, ad) // np.subtract(..., out=arr, casting='unsafe')
 	sq := ad
 	if ad.Kind == 'c' {
 		sq = dtype.RealOf(ad)
@@ -835,17 +782,19 @@ func (r recipe) nanvar(std bool) (ndarr, error) {
 		stages = func() []stage {
 			var xs, ys, outs []uint64
 			var wide []complex128
-			return []stage{func(in []byte, pos, step int) []byte {
+			return []stage{func(in []byte, pos, step int, sf *stageFlags) []byte {
 				n := len(in) / arr.dt.Size
 				x := bytesOf(&xs, n*sub.Size)
 				castNative(x, in, ad, sub, &wide) // NaNs stay NaN
+				castFlags(x, in, ad, sub, &sf.subtract)
 				y := bytesOf(&ys, n*ad.Size)
-				nanDeviations(y, x, in, ad, sub, means, pos, step, arr.dt.BigEndian())
+				nanDeviations(y, x, in, ad, sub, means, pos, step, arr.dt.BigEndian(), sf)
 				if sq.Kind == loop2.Kind && sq.Size == loop2.Size {
 					return y[:n*sq.Size]
 				}
 				o := bytesOf(&outs, n*loop2.Size)
 				castNative(o, y[:n*sq.Size], sq, loop2, &wide)
+				castFlags(o, y[:n*sq.Size], sq, loop2, &sf.reduce)
 				return o
 			}}
 		}
@@ -857,7 +806,7 @@ func (r recipe) nanvar(std bool) (ndarr, error) {
 	}
 	if r.dry {
 		if std {
-			return sqrtArr(v), nil
+			return sqrtArr(v, r.w)
 		}
 		return v, nil
 	}
@@ -884,18 +833,48 @@ func (r recipe) nanvar(std bool) (ndarr, error) {
 		}
 	}
 	if std {
-		v = sqrtArr(v)
+		return sqrtArr(v, r.w)
 	}
 	return v, nil
 }
 
-// complexMulIn is complexMulFused in the parts of complex dtype d.
-func complexMulIn(d dtype.Dtype, ar, ai, br, bi float64, fused bool) (float64, float64) {
+// complexMulIn is complexMulFlags in the parts of complex dtype d.
+func complexMulIn(d dtype.Dtype, ar, ai, br, bi float64, fused bool, f *fpFlags) (float64, float64) {
 	if d.Size == 8 {
-		re, im := complexMul(float32(ar), float32(ai), float32(br), float32(bi))
+		re, im := complexMulFlags(float32(ar), float32(ai), float32(br), float32(bi), false, f)
 		return float64(re), float64(im)
 	}
-	return complexMulFused(ar, ai, br, bi, fused)
+	return complexMulFlags(ar, ai, br, bi, fused, f)
+}
+
+// flagOp records the exceptions of an operation on a and b that gave r
+// (already rounded to its dtype): invalid for non-NaNs giving a NaN,
+// overflow for numbers giving an infinity.
+func flagOp(f *fpFlags, a, b, r float64) {
+	if isFinite(r) {
+		return
+	}
+	if r != r {
+		f.invalid = f.invalid || a == a && b == b
+		return
+	}
+	f.overflow = f.overflow || isFinite(a) && isFinite(b)
+}
+
+// squareDeviationsOf is squareDeviations in float32 or float64: each x
+// becomes (x - mean)², each operation rounded to T; an element that ends
+// infinite or NaN has its operations' exceptions recorded.
+func squareDeviationsOf[T float](xs, ms []T, pos, step int, sf *stageFlags) {
+	for i, v := range xs {
+		m := ms[pos+i*step]
+		d := v - m
+		q := d * d
+		if !finite(q) {
+			flagOp(&sf.subtract, float64(v), float64(m), float64(d))
+			flagOp(&sf.multiply, float64(d), float64(d), float64(q))
+		}
+		xs[i] = q
+	}
 }
 
 // nanMeansByPosition is avg (keepdims shape, cast to sub) by the result
@@ -937,7 +916,7 @@ func (r recipe) nanMeansByPosition(arr operand, avg ndarr, sub dtype.Dtype) []by
 //
 // byteSwapped says the copy is byte-swapped: NumPy's in-place product then
 // runs on its buffers, where the AVX-512 loop rounds products apart.
-func nanDeviations(y, x, orig []byte, ad, sub dtype.Dtype, means []byte, pos, step int, byteSwapped bool) {
+func nanDeviations(y, x, orig []byte, ad, sub dtype.Dtype, means []byte, pos, step int, byteSwapped bool, sf *stageFlags) {
 	n := len(x) / sub.Size
 	xa, ma := ndarr{d: sub, data: x}, ndarr{d: sub, data: means}
 	ya := ndarr{d: ad, data: y}
@@ -950,8 +929,13 @@ func nanDeviations(y, x, orig []byte, ad, sub dtype.Dtype, means []byte, pos, st
 			ya.setWide(i, 0)
 			continue
 		}
-		tmp.setWide(0, roundTo(sub, xa.wideAt(i)-ma.wideAt(pos+i*step)))
+		a, m := xa.wideAt(i), ma.wideAt(pos+i*step)
+		d := roundTo(sub, a-m)
+		flagOp(&sf.subtract, real(a), real(m), real(d))
+		flagOp(&sf.subtract, imag(a), imag(m), imag(d))
+		tmp.setWide(0, d)
 		castNative(y[i*ad.Size:(i+1)*ad.Size], tmp.data, sub, ad, &wide)
+		castFlags(y[i*ad.Size:(i+1)*ad.Size], tmp.data, sub, ad, &sf.cast)
 	}
 	sq := ad
 	if ad.Kind == 'c' {
@@ -961,11 +945,12 @@ func nanDeviations(y, x, orig []byte, ad, sub dtype.Dtype, means []byte, pos, st
 	for i := 0; i < n; i++ {
 		d := ya.wideAt(i)
 		if ad.Kind == 'c' {
-			re, _ := complexMulIn(ad, real(d), imag(d), real(d), -imag(d), !byteSwapped)
+			re, _ := complexMulIn(ad, real(d), imag(d), real(d), -imag(d), !byteSwapped, &sf.multiply)
 			out.setWide(i, complex(re, 0))
 		} else {
-			out.setWide(i, roundTo(sq, d*d))
+			q := roundTo(sq, d*d)
+			flagOp(&sf.multiply, real(d), real(d), real(q))
+			out.setWide(i, q)
 		}
 	}
 }
-

@@ -82,10 +82,8 @@ func (j *redJob) initFirst(acc []byte) {
 	q.src = append([]int{0}, q.src...)
 	q.pos = append([]int{0}, q.pos...)
 	q.red = append([]bool{false}, q.red...)
-	sub := *j
-	sub.plan = q
-	sub.inPlace = false
-	ld := sub.newLoader()
+	ld := j.newLoader(&q)
+	ld.inPlace = false
 	size := j.loop.Size
 	q.visits(0, q.total, func(_, src, pos int) {
 		v := ld.load(src, pos, 0, 0, 1)
@@ -94,12 +92,11 @@ func (j *redJob) initFirst(acc []byte) {
 }
 
 // contiguous reports whether NumPy's loop sees the values of a reduce call
-// covering elements [from, to) of a block one element apart: they were
-// cast or byte-swapped into a buffer, or lie one apart in the source, or
-// cross from one run of the iterator's innermost (merged) axis into the
+// covering elements [from, to) of a block of p one element apart: they
+// were cast or byte-swapped into a buffer, or lie one apart in the source,
+// or cross from one run of the iterator's innermost (merged) axis into the
 // next, which the iterator copies into its buffer.
-func (j *redJob) contiguous(from, to int) bool {
-	p := &j.plan
+func (j *redJob) contiguous(p *redPlan, from, to int) bool {
 	return j.castIn || p.src[0] == 1 || from/p.a0 != (to-1)/p.a0
 }
 
@@ -108,9 +105,7 @@ func (j *redJob) contiguous(from, to int) bool {
 // outputs whose first element has been taken (reductions without identity
 // skip it).
 func (j *redJob) runSequential(acc []byte, k foldKernel, p redPlan, started []bool) {
-	q := *j
-	q.plan = p
-	ld := q.newLoader()
+	ld := j.newLoader(&p)
 	if p.k > 0 {
 		p.visits(0, p.outer(), func(_, src, pos int) {
 			first := 1
@@ -126,7 +121,7 @@ func (j *redJob) runSequential(acc []byte, k foldKernel, p redPlan, started []bo
 					continue
 				}
 				vals := ld.load(src, pos, 0, lo, to)
-				k.call(acc, pos, vals, q.contiguous(from, to))
+				k.call(acc, pos, vals, j.contiguous(&p, from, to), &ld.flags)
 			}
 		})
 		return
@@ -153,7 +148,7 @@ func (j *redJob) runSequential(acc []byte, k foldKernel, p redPlan, started []bo
 		for from := 0; from < row; from += piece {
 			to := min(from+piece, row)
 			vals := ld.load(src, pos+from*step, step, from, to)
-			k.row(acc, pos+from*step, step, vals)
+			k.row(acc, pos+from*step, step, vals, &ld.flags)
 		}
 	})
 }
@@ -220,7 +215,7 @@ func (j *redJob) runWindows(acc []byte, k foldKernel, threads int) {
 		parallel(w1-w0, threads, func(lo, hi int) {
 			ld, _ := pool.Get().(*loader)
 			if ld == nil {
-				ld = j.newLoader()
+				ld = j.newLoader(p)
 			}
 			defer pool.Put(ld)
 			c0, c1 := w0+lo, w0+hi
@@ -228,13 +223,13 @@ func (j *redJob) runWindows(acc []byte, k foldKernel, threads int) {
 				for c := max(c0, b*cpb); c < min(c1, (b+1)*cpb); c++ {
 					from := (c - b*cpb) * p.buf
 					to := min(from+p.buf, p.block)
-					parts[c-w0] = k.partial(ld.load(src, pos, 0, from, to))
+					parts[c-w0] = k.partial(ld.load(src, pos, 0, from, to), &ld.flags)
 					poss[c-w0] = pos
 				}
 			})
 		})
 		for i := 0; i < w1-w0; i++ {
-			k.combine(acc, poss[i], parts[i])
+			k.combine(acc, poss[i], parts[i], &j.flags)
 		}
 		if j.opt.Done != nil {
 			j.opt.Done.Add(int64((w1 - w0) * callLen * j.src.Elem))
