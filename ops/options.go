@@ -30,6 +30,10 @@ type tuning struct {
 	wideBucket      int // the most bytes of records the wide split leaves in a bucket
 	packLimit       int // the most bits a key and a position may share in one word
 	inPlaceMin      int // the shortest strip sorted inside its output
+	// reduceBuf is the buffer size of NumPy's reductions the reduction
+	// engine reproduces: NPY_BUFSIZE; tests lower it, with the reference
+	// simulation, to cut small arrays into many calls.
+	reduceBuf int
 }
 
 // defaultTuning is the thresholds every caller outside the tests runs with;
@@ -44,6 +48,7 @@ func defaultTuning() tuning {
 		wideBucket:      256 << 10,
 		packLimit:       64,
 		inPlaceMin:      1 << 16,
+		reduceBuf:       npyBufSize,
 	}
 }
 

@@ -38,7 +38,7 @@ type redPlan struct {
 // gives the axes of an array of src's shape with strides layout (the
 // array NumPy reduces may be an intermediate that strider never builds,
 // laid out unlike src), the result laid out as lay says.
-func newRedPlan(src View, lay reduceLayout, red []bool) redPlan {
+func newRedPlan(src View, lay reduceLayout, red []bool, bufsize int) redPlan {
 	p := redPlan{base: src.Offset, total: src.Count(), outCount: Count(lay.outShape)}
 	for _, k := range lay.order {
 		if src.Shape[k] == 1 {
@@ -57,7 +57,7 @@ func newRedPlan(src View, lay reduceLayout, red []bool) redPlan {
 	if p.total == 0 {
 		p.block = 0
 	}
-	p.buf = min(npyBufSize, p.total)
+	p.buf = min(bufsize, p.total)
 	p.a0 = 1
 	if len(p.n) > 0 {
 		p.a0 = p.n[0]

@@ -116,16 +116,11 @@ func (r recipe) reduce(op operand, uf ufuncKind, loop dtype.Dtype, keepdims bool
 	if r.dry {
 		return res, nil
 	}
-	plan := newRedPlan(op.src, lay, c.red)
-	job := newRedJob(plan, op.src, op.dt, loop, uf, c.opt)
-	switch {
-	case stages != nil:
-		job.stages, job.inPlace = stages, false
-	case op.nan:
-		job.stages, job.inPlace = nanStages(op.dt, loop, op.fill), false
+	if stages == nil && op.nan {
+		stages = nanStages(op.dt, loop, op.fill)
 	}
-	acc := alloc(plan.outCount, loop)
-	if err := job.run(acc); err != nil {
+	acc, job, err := ufReduce(uf, op.src, op.dt, lay, c.red, loop, stages, c.opt)
+	if err != nil {
 		return ndarr{}, err
 	}
 	f, sf := job.allFlags()
@@ -136,6 +131,22 @@ func (r recipe) reduce(op operand, uf ufuncKind, loop dtype.Dtype, keepdims bool
 	f.warn(r.w, "reduce")
 	res.data = fromLayout(acc, loop, res.shape, res.strides)
 	return res, nil
+}
+
+// ufReduce runs ufunc.reduce of src (dtype from) laid out by lay, in
+// loop dtype loop: the result in NumPy's layout, and the job (for its
+// exception flags).
+func ufReduce(uf ufuncKind, src View, from dtype.Dtype, lay reduceLayout, red []bool, loop dtype.Dtype, stages func() []stage, opt Options) ([]byte, *redJob, error) {
+	plan := newRedPlan(src, lay, red, opt.tuning().reduceBuf)
+	job := newRedJob(plan, src, from, loop, uf, opt)
+	if stages != nil {
+		job.stages, job.inPlace = stages, false
+	}
+	acc := alloc(plan.outCount, loop)
+	if err := job.run(acc); err != nil {
+		return nil, nil, err
+	}
+	return acc, job, nil
 }
 
 func ufuncName(uf ufuncKind) string {
@@ -622,7 +633,7 @@ func (r recipe) nanarg(isMax bool) (ndarr, error) {
 // (np.any(np.all(np.isnan(a), axis))).
 func (r recipe) allNaNSlice(op operand) bool {
 	lay := newReduceLayout(op.src.Shape, op.src.Strides, r.c.red, false)
-	plan := newRedPlan(op.src, lay, r.c.red)
+	plan := newRedPlan(op.src, lay, r.c.red, r.c.opt.tuning().reduceBuf)
 	job := newRedJob(plan, op.src, op.dt, dtype.Dtype{Kind: 'b', Size: 1, Order: '|'}, ufAnd, r.c.opt)
 	job.inPlace = false
 	job.stages = func() []stage {

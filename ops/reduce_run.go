@@ -44,7 +44,7 @@ func (j *redJob) run(acc []byte) error {
 		p.lead = p.keptLead()
 	}
 	ax := p.splitAxis()
-	if p.k == 0 && p.lead == 0 && (ax < 0 || p.n[0] >= p.n[ax]) {
+	if p.k == 0 && p.lead == 0 && len(p.n) > 0 && (ax < 0 || p.n[0] >= p.n[ax]) {
 		ax = 0
 	}
 	if ax < 0 || threads == 1 {
