@@ -626,3 +626,56 @@ func TestReduceMatchesNumPy(t *testing.T) {
 		t.Errorf("%d cases differ in NaN bits: more than the few where NaNs meet", nanBits)
 	}
 }
+
+// TestReduceLongMatchesNumPy runs reductions over 1000003 elements along
+// the reduced axis (many calls of NumPy's 8192-element buffer, its
+// pairwise recursion several levels deep), and checks that NumPy's
+// float32 sum is not the sequential one: the order is what is tested.
+func TestReduceLongMatchesNumPy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long arrays")
+	}
+	r := rand.New(rand.NewPCG(31, 5))
+	const n = 1000003
+	var cases []npCase
+	ops := []ReduceOp{ReduceSum, ReduceMean, ReduceVar, ReduceStd, ReduceNansum, ReduceNanmean, ReduceMax, ReduceArgmax, ReduceProd}
+	for _, ds := range []string{"<f4", ">f4", "<f2", "<f8", "<c8", "<i4"} {
+		d, _ := dtype.Parse(ds)
+		in := newCaseArray(r, d, []int{n}, "c", []int{0, 1, 4}[r.IntN(3)])
+		if d.Kind == 'f' && d.Size == 2 {
+			// Small values, so that sums stay within float16's range.
+			for i := 0; i < n; i++ {
+				d.ByteOrder().PutUint16(in.Data[2*i:], dtype.Float64ToHalf(r.Float64()*1e-3))
+			}
+		}
+		for _, op := range ops {
+			cases = append(cases, npCase{in: in, dt: d, op: op})
+		}
+	}
+	f4, _ := dtype.Parse("<f4")
+	for _, kind := range []string{"c", "f", "strided"} {
+		in := newCaseArray(r, f4, []int{3, 333335}, kind, 0)
+		for _, op := range ops {
+			for _, axes := range [][]int{nil, {0}, {1}} {
+				cases = append(cases, npCase{in: in, dt: f4, op: op, axes: axes, intAxis: axes != nil})
+			}
+		}
+	}
+	answers := runNumPy(t, cases)
+	for i, c := range cases {
+		if why := c.check(answers[i]); why != "" {
+			t.Errorf("%s: %s", c, why)
+		}
+	}
+	// NumPy's float32 sum of the first case is not the sequential sum.
+	c, a := cases[0], answers[0]
+	var naive float32
+	for i := 0; i < n; i++ {
+		naive += math.Float32frombits(binary.LittleEndian.Uint32(c.in.Data[4*i:]))
+	}
+	if got := math.Float32frombits(binary.LittleEndian.Uint32(a.data)); got == naive {
+		t.Errorf("NumPy's sum %v equals the sequential sum: the case does not show the order", got)
+	} else {
+		t.Logf("float32 sum of %d elements: NumPy %v, sequential %v", n, got, naive)
+	}
+}

@@ -188,7 +188,7 @@ func (r recipe) divide(ret ndarr, n int64) ndarr {
 		}
 		return divideCount(ret, l, ret.d, n, nil, r.w, op)
 	}
-	return divideCount(ret, dtype.TrueDivideLoop(ret.d), ret.d, n, nil, r.w, "divide")
+	return divideCount(ret, dtype.TrueDivideLoop(ret.d, n), ret.d, n, nil, r.w, "divide")
 }
 
 // mean is _methods._mean.

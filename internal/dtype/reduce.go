@@ -68,15 +68,21 @@ func VarSumDtype(in Dtype) Dtype {
 }
 
 // TrueDivideLoop is the loop dtype of np.true_divide(a, n) for an array a
-// of dtype d and a Python or NumPy integer n that a float16 holds the kind
-// of (NumPy 1.24's value-based casting sets the integer aside): the array's
-// own dtype for floats and complex numbers, float64 for bool and integers
-// (the true-division resolver's 'dd->d' loop).
-func TrueDivideLoop(d Dtype) Dtype {
-	if d.Kind == 'f' || d.Kind == 'c' {
-		return NativeOf(d)
+// of dtype d and an np.intp n (the count np.mean and np.var divide by):
+// NumPy 1.24's value-based casting counts n as the smallest type that holds
+// its value (ResultType), so a float16 array divided by 1000 runs in
+// float32 and by 100000 in float64; an integer or bool result takes the
+// true-division resolver's 'dd->d' loop.
+func TrueDivideLoop(d Dtype, n int64) Dtype {
+	var b [8]byte
+	for i := range b {
+		b[i] = byte(uint64(n) >> (8 * i))
 	}
-	return Dtype{Kind: 'f', Size: 8, Order: '<'}
+	l := ResultType(Operand{Dtype: NativeOf(d)}, Operand{Dtype: Int64, Scalar: b[:]})
+	if l.Kind != 'f' && l.Kind != 'c' {
+		return Float64
+	}
+	return l
 }
 
 // ScalarDivideDtype is the dtype NumPy 1.24's scalar arithmetic computes
