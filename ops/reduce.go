@@ -168,6 +168,7 @@ type reduceCall struct {
 	hasArg   bool
 	ddof     int
 	opt      Options
+	nanSeen  int // 0 unknown, 1 the input holds a NaN, 2 it does not
 }
 
 func checkReduce(op ReduceOp, in View, dt dtype.Dtype, o ReduceOptions) (*reduceCall, error) {

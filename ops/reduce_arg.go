@@ -1,8 +1,6 @@
 package ops
 
 import (
-	"math"
-
 	"strider/internal/dtype"
 )
 
@@ -69,6 +67,36 @@ func argRows(v View, d dtype.Dtype, m, rows int, isMax, nan bool, fill float64, 
 	offs := make([]int, 0, Count(outer.Shape))
 	forEachOffset(outer, func(off int) { offs = append(offs, off) })
 	if !flat {
+		// Rows whose neighbours lie one element apart (argmax along an
+		// outer axis) are searched side by side, a block of rows at a
+		// time, reading memory in order.
+		ostep := 0
+		if len(outer.Shape) > 0 {
+			ostep = outer.Strides[len(outer.Strides)-1]
+		}
+		if ostep == 1 && step != 1 && d.Kind == 'f' && d.Size >= 4 && !d.BigEndian() {
+			const block = 512
+			parallel(ceilDiv(rows, block), threads, func(lo, hi int) {
+				for b := lo; b < hi; b++ {
+					r0, r1 := b*block, min(rows, (b+1)*block)
+					// Rows r0..r1 are consecutive along outer's last axis
+					// when they share the other outer indices.
+					for r := r0; r < r1; {
+						e := r + 1
+						for e < r1 && offs[e] == offs[e-1]+1 {
+							e++
+						}
+						if d.Size == 4 {
+							argColumns[float32](v.Data, offs[r], e-r, step, m, isMax, nan, float32(fill), out[r:e])
+						} else {
+							argColumns[float64](v.Data, offs[r], e-r, step, m, isMax, nan, fill, out[r:e])
+						}
+						r = e
+					}
+				}
+			})
+			return
+		}
 		parallel(rows, threads, func(lo, hi int) {
 			for r := lo; r < hi; r++ {
 				out[r] = int64(search(offs[r], 0, m).at)
@@ -163,8 +191,11 @@ func cmpFloat(a, b float64) int {
 func argSearch(data []byte, d dtype.Dtype, base, step, lo, hi int, isMax, nan bool, fill float64) argBest {
 	e := d.Size
 	at := func(i int) []byte { return data[(base+i*step)*e:] }
-	if d.Kind == 'f' && d.Size == 4 && !d.BigEndian() && !nan {
-		return argFloat32(data, base, step, lo, hi, isMax)
+	if d.Kind == 'f' && d.Size == 4 && !d.BigEndian() {
+		return argFloat(typed[float32](data), base, step, lo, hi, isMax, nan, float32(fill))
+	}
+	if d.Kind == 'f' && d.Size == 8 && !d.BigEndian() {
+		return argFloat(typed[float64](data), base, step, lo, hi, isMax, nan, fill)
 	}
 	var best argBest
 	for i := lo; i < hi; i++ {
@@ -199,16 +230,23 @@ func argSearch(data []byte, d dtype.Dtype, base, step, lo, hi int, isMax, nan bo
 	return best
 }
 
-// argFloat32 is argSearch for native float32.
-func argFloat32(data []byte, base, step, lo, hi int, isMax bool) argBest {
-	xs := typed[float32](data)
-	best := xs[base+lo*step]
+// argFloat is argSearch for native float32 and float64 (NaNs as fill
+// when nan is set).
+func argFloat[T float](xs []T, base, step, lo, hi int, isMax, nan bool, fill T) argBest {
+	get := func(i int) T {
+		x := xs[base+i*step]
+		if nan && x != x {
+			return fill
+		}
+		return x
+	}
+	best := get(lo)
 	at := lo
 	if best != best {
 		return argBest{at: lo, nan: true}
 	}
 	for i := lo + 1; i < hi; i++ {
-		x := xs[base+i*step]
+		x := get(i)
 		if isMax {
 			if !(x <= best) {
 				if x != x {
@@ -226,4 +264,34 @@ func argFloat32(data []byte, base, step, lo, hi int, isMax bool) argBest {
 	return argBest{at: at, re: float64(best)}
 }
 
-var _ = math.NaN
+// argColumns searches n neighbouring rows side by side: row c starts at
+// element base+c and steps by step, m elements long; out[c] gets its index.
+func argColumns[T float](data []byte, base, n, step, m int, isMax, nan bool, fill T, out []int64) {
+	xs := typed[T](data)
+	best := make([]T, n)
+	done := make([]bool, n) // found a NaN
+	for c := 0; c < n; c++ {
+		x := xs[base+c]
+		if nan && x != x {
+			x = fill
+		}
+		best[c], out[c] = x, 0
+		done[c] = x != x
+	}
+	for i := 1; i < m; i++ {
+		row := xs[base+i*step : base+i*step+n]
+		for c, x := range row {
+			if done[c] {
+				continue
+			}
+			if nan && x != x {
+				x = fill
+			}
+			if isMax && !(x <= best[c]) || !isMax && !(x >= best[c]) {
+				best[c], out[c] = x, int64(i)
+				done[c] = x != x
+			}
+		}
+	}
+}
+

@@ -2,6 +2,7 @@ package ops
 
 import (
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"strider/internal/dtype"
@@ -231,6 +232,9 @@ func castNative(out, raw []byte, from, to dtype.Dtype, wide *[]complex128) {
 		copy(out, raw)
 		return
 	}
+	if to.Kind == 'b' && castToBool(out, raw, from) {
+		return
+	}
 	if conv := directCast(from, to); conv != nil {
 		conv(out, raw)
 		return
@@ -242,6 +246,36 @@ func castNative(out, raw []byte, from, to dtype.Dtype, wide *[]complex128) {
 	w := (*wide)[:n]
 	widen(w, raw, from)
 	narrow(out, w, from, to)
+}
+
+// castToBool is bool(x) for native floats and integers (a NaN is true);
+// false for the other dtypes.
+func castToBool(out, raw []byte, from dtype.Dtype) bool {
+	switch {
+	case from.Kind == 'f' && from.Size == 4:
+		for i, x := range typed[float32](raw) {
+			out[i] = b2u(x != 0)
+		}
+	case from.Kind == 'f' && from.Size == 8:
+		for i, x := range typed[float64](raw) {
+			out[i] = b2u(x != 0)
+		}
+	case (from.Kind == 'i' || from.Kind == 'u' || from.Kind == 'b') && from.Size == 1:
+		for i, x := range raw {
+			out[i] = b2u(x != 0)
+		}
+	case (from.Kind == 'i' || from.Kind == 'u') && from.Size == 4:
+		for i, x := range typed[uint32](raw) {
+			out[i] = b2u(x != 0)
+		}
+	case (from.Kind == 'i' || from.Kind == 'u') && from.Size == 8:
+		for i, x := range typed[uint64](raw) {
+			out[i] = b2u(x != 0)
+		}
+	default:
+		return false
+	}
+	return true
 }
 
 // gather copies the raw bytes of elements [from, to) of the visit at src.
@@ -320,4 +354,83 @@ func gatherStrided(dst, data []byte, off, step, n, e int) {
 			copy(dst[i*e:(i+1)*e], data[(off+i*step)*e:])
 		}
 	}
+}
+
+// anyNaN reports whether v (dtype d) holds a NaN, in one parallel pass.
+func anyNaN(v View, d dtype.Dtype, opt Options) bool {
+	if d.Kind != 'f' && d.Kind != 'c' {
+		return false
+	}
+	part := d
+	if d.Kind == 'c' {
+		part = d.Part()
+	}
+	shape, strides, base := memoryOrder(v)
+	n := v.Count()
+	if n == 0 {
+		return false
+	}
+	inner, step := 1, 0
+	if nd := len(shape); nd > 0 {
+		inner, step = shape[nd-1], strides[nd-1]
+	}
+	calc := NewOffsetCalculator(shape, strides)
+	const chunk = 1 << 16
+	var found atomic.Bool
+	threads := opt.threads()
+	if n*d.Size < opt.tuning().parallelMin {
+		threads = 1
+	}
+	parallel(ceilDiv(n, chunk), threads, func(lo, hi int) {
+		idx := make([]int, len(shape))
+		for c := lo; c < hi && !found.Load(); c++ {
+			last := min(n, (c+1)*chunk)
+			for i := c * chunk; i < last; {
+				off, _ := calc.Index(i, idx)
+				m := min(inner-i%inner, last-i)
+				if nanInRun(v.Data, base+off, step, m, d, part) {
+					found.Store(true)
+					return
+				}
+				i += m
+			}
+		}
+	})
+	return found.Load()
+}
+
+// nanInRun reports whether m elements from byte offset off, step bytes
+// apart, hold a NaN.
+func nanInRun(b []byte, off, step, m int, d, part dtype.Dtype) bool {
+	parts := d.Size / part.Size
+	native := !part.BigEndian()
+	switch {
+	case native && part.Size == 4 && step == d.Size:
+		for _, x := range typed[float32](b[off : off+m*d.Size]) {
+			if x != x {
+				return true
+			}
+		}
+		return false
+	case native && part.Size == 8 && step == d.Size:
+		for _, x := range typed[float64](b[off : off+m*d.Size]) {
+			if x != x {
+				return true
+			}
+		}
+		return false
+	}
+	for i := 0; i < m; i++ {
+		for p := 0; p < parts; p++ {
+			e := b[off+i*step+p*part.Size:]
+			if part.Size == 2 {
+				if h := uint16(part.Bits(e)); halfIsNaN(h) {
+					return true
+				}
+			} else if x := part.Float(e); x != x {
+				return true
+			}
+		}
+	}
+	return false
 }

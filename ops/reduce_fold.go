@@ -154,16 +154,44 @@ func floatKernel[T float](uf ufuncKind) foldKernel {
 		}
 		k.call = func(acc []byte, pos int, vals []byte, contiguous bool, _ *fpFlags) {
 			a := typed[T](acc)
+			xs := typed[T](vals)
+			// The extreme's value does not depend on NumPy's order; only
+			// which zero or which NaN comes out does. Without a NaN and
+			// with a nonzero result, the value says it all.
+			if m, ok := extremeOf(xs, isMax); ok && a[pos] == a[pos] && m != 0 && a[pos] != 0 {
+				if isMax == (a[pos] < m) {
+					a[pos] = m
+				}
+				return
+			}
 			if contiguous {
-				a[pos] = simdReduceMinMax(a[pos], typed[T](vals), isMax, propagate)
+				a[pos] = simdReduceMinMax(a[pos], xs, isMax, propagate)
 			} else {
-				a[pos] = scalarUnrollMinMax(a[pos], typed[T](vals), op)
+				a[pos] = scalarUnrollMinMax(a[pos], xs, op)
 			}
 		}
 		k.row = func(acc []byte, pos, step int, vals []byte, f *fpFlags) {
 			a := typed[T](acc)
-			for i, x := range typed[T](vals) {
-				a[pos+i*step] = op(a[pos+i*step], x)
+			xs := typed[T](vals)
+			switch uf {
+			case ufMaximum:
+				for i, x := range xs {
+					q := pos + i*step
+					if !(a[q] != a[q] || a[q] > x) {
+						a[q] = x
+					}
+				}
+			case ufMinimum:
+				for i, x := range xs {
+					q := pos + i*step
+					if !(a[q] != a[q] || a[q] < x) {
+						a[q] = x
+					}
+				}
+			default:
+				for i, x := range xs {
+					a[pos+i*step] = op(a[pos+i*step], x)
+				}
 			}
 		}
 		if !propagate {
@@ -177,17 +205,58 @@ func floatKernel[T float](uf ufuncKind) foldKernel {
 			k.rowCall = func(acc []byte, poss []int, vals []byte) {
 				a, v := typed[T](acc), typed[T](vals)
 				vec := len(v) / L * L
-				for i, x := range v {
-					if i < vec {
-						a[poss[i]] = lane(a[poss[i]], x)
-					} else {
-						a[poss[i]] = op(a[poss[i]], x)
+				// Lanes: b's NaN gives way, else a when a > b (a < b).
+				for i, x := range v[:vec] {
+					q := poss[i]
+					if x == x && !(isMax && a[q] > x || !isMax && a[q] < x) {
+						a[q] = x
 					}
 				}
+				for i, x := range v[vec:] {
+					q := poss[vec+i]
+					a[q] = op(a[q], x)
+				}
 			}
+			_ = lane
 		}
 	}
 	return k
+}
+
+// extremeOf is the greatest (isMax) or least of xs, and false when xs is
+// empty or holds a NaN.
+func extremeOf[T float](xs []T, isMax bool) (T, bool) {
+	if len(xs) == 0 {
+		return 0, false
+	}
+	var m [4]T
+	for j := range m {
+		m[j] = xs[0]
+	}
+	nan := false
+	i := 0
+	if isMax {
+		for ; i+4 <= len(xs); i += 4 {
+			b := xs[i : i+4 : i+4]
+			nan = nan || b[0] != b[0] || b[1] != b[1] || b[2] != b[2] || b[3] != b[3]
+			m[0], m[1], m[2], m[3] = max(m[0], b[0]), max(m[1], b[1]), max(m[2], b[2]), max(m[3], b[3])
+		}
+		for ; i < len(xs); i++ {
+			nan = nan || xs[i] != xs[i]
+			m[0] = max(m[0], xs[i])
+		}
+		return max(max(m[0], m[1]), max(m[2], m[3])), !nan
+	}
+	for ; i+4 <= len(xs); i += 4 {
+		b := xs[i : i+4 : i+4]
+		nan = nan || b[0] != b[0] || b[1] != b[1] || b[2] != b[2] || b[3] != b[3]
+		m[0], m[1], m[2], m[3] = min(m[0], b[0]), min(m[1], b[1]), min(m[2], b[2]), min(m[3], b[3])
+	}
+	for ; i < len(xs); i++ {
+		nan = nan || xs[i] != xs[i]
+		m[0] = min(m[0], xs[i])
+	}
+	return min(min(m[0], m[1]), min(m[2], m[3])), !nan
 }
 
 // halfKernel is HALF_add and friends (loops.c.src): a reduce call widens
@@ -471,6 +540,20 @@ func intKernel[I intType](uf ufuncKind) foldKernel {
 	}
 	k.partial = func(vals []byte, f *fpFlags) [2]uint64 {
 		v := typed[I](vals)
+		if uf == ufAdd {
+			var s0, s1, s2, s3 I
+			i := 0
+			for ; i+4 <= len(v); i += 4 {
+				s0 += v[i]
+				s1 += v[i+1]
+				s2 += v[i+2]
+				s3 += v[i+3]
+			}
+			for ; i < len(v); i++ {
+				s0 += v[i]
+			}
+			return [2]uint64{uint64(s0 + s1 + s2 + s3)}
+		}
 		p := v[0]
 		for _, x := range v[1:] {
 			p = op(p, x)
@@ -516,11 +599,20 @@ func boolKernel(uf ufuncKind) foldKernel {
 		}
 	}
 	k.partial = func(vals []byte, f *fpFlags) [2]uint64 {
-		a := vals[0]
-		for _, x := range vals[1:] {
-			a = fold(a, x)
+		if or {
+			for _, x := range vals {
+				if x != 0 {
+					return [2]uint64{1}
+				}
+			}
+			return [2]uint64{0}
 		}
-		return [2]uint64{uint64(b2u(a != 0))}
+		for _, x := range vals {
+			if x == 0 {
+				return [2]uint64{0}
+			}
+		}
+		return [2]uint64{1}
 	}
 	k.combine = func(acc []byte, pos int, p [2]uint64, f *fpFlags) { acc[pos] = fold(acc[pos], byte(p[0])) }
 	return k

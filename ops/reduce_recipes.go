@@ -103,6 +103,21 @@ func (r recipe) nanReplaced(fill float64) operand {
 	return op
 }
 
+// hasNaN reports whether the input holds a NaN (any part, for complex);
+// without one, the NaN functions skip replacing and counting.
+func (r recipe) hasNaN() bool {
+	if r.dry || !isInexact(r.c.dt) {
+		return false
+	}
+	if r.c.nanSeen == 0 {
+		r.c.nanSeen = 2
+		if anyNaN(r.c.in, r.c.dt, r.c.opt) {
+			r.c.nanSeen = 1
+		}
+	}
+	return r.c.nanSeen == 1
+}
+
 // reduce is ufunc.reduce of op over the call's axes (keepdims as given) in
 // loop dtype loop; stages, when set, replace the plain cast of the
 // elements.
@@ -116,7 +131,7 @@ func (r recipe) reduce(op operand, uf ufuncKind, loop dtype.Dtype, keepdims bool
 	if r.dry {
 		return res, nil
 	}
-	if stages == nil && op.nan {
+	if stages == nil && op.nan && r.hasNaN() {
 		stages = nanStages(op.dt, loop, op.fill)
 	}
 	acc, job, err := ufReduce(uf, op.src, op.dt, lay, c.red, loop, stages, c.opt)
@@ -220,12 +235,10 @@ func (r recipe) mean(op operand) (ndarr, error) {
 }
 
 // nanStages returns the stages that replace NaNs for a NaN-replaced
-// operand read in loop dtype loop; nil otherwise.
+// operand read in loop dtype loop; nil otherwise (reduce adds them only
+// when the input holds a NaN).
 func (op operand) nanStages(loop dtype.Dtype) func() []stage {
-	if !op.nan {
-		return nil
-	}
-	return nanStages(op.dt, loop, op.fill)
+	return nil
 }
 
 // nanStages: native source values of dtype from, NaNs (a NaN in either
@@ -357,12 +370,15 @@ func (r recipe) countNonzero() (ndarr, error) {
 	res, err := r.reduce(op, ufAdd, dtype.Int64, r.c.keepdims, func() []stage {
 		var out []uint64
 		var wide []complex128
+		var counts []uint64
 		return []stage{func(in []byte, _, _ int, _ *stageFlags) []byte {
-			bools := bytesOf(&out, len(in)/op.dt.Size)
+			n := len(in) / op.dt.Size
+			bools := bytesOf(&out, n)
 			castNative(bools, in, op.dt, b, &wide)
-			o := make([]byte, len(bools)*8)
+			o := bytesOf(&counts, 8*n)
+			c := typed[int64](o)
 			for i, x := range bools {
-				o[8*i] = x
+				c[i] = int64(x)
 			}
 			return o
 		}}
@@ -632,6 +648,9 @@ func (r recipe) nanarg(isMax bool) (ndarr, error) {
 // allNaNSlice reports whether some output's elements are all NaN
 // (np.any(np.all(np.isnan(a), axis))).
 func (r recipe) allNaNSlice(op operand) bool {
+	if !r.hasNaN() {
+		return false
+	}
 	lay := newReduceLayout(op.src.Shape, op.src.Strides, r.c.red, false)
 	plan := newRedPlan(op.src, lay, r.c.red, r.c.opt.tuning().reduceBuf)
 	job := newRedJob(plan, op.src, op.dt, dtype.Dtype{Kind: 'b', Size: 1, Order: '|'}, ufAnd, r.c.opt)
@@ -683,6 +702,20 @@ func (r recipe) nanExtreme(uf ufuncKind, name string) (ndarr, error) {
 // numbers per result, in C order.
 func (r recipe) nanCounts(keepdims bool) (ndarr, error) {
 	op := r.input()
+	if !r.dry && !r.hasNaN() {
+		// Every element counts: the layout of the sum, filled.
+		dry := r
+		dry.dry = true
+		res, err := dry.reduce(operand{src: op.src, dt: op.dt, layout: op.src.Strides}, ufAdd, dtype.Int64, keepdims, nil)
+		if err != nil {
+			return ndarr{}, err
+		}
+		res.data = alloc(res.count(), dtype.Int64)
+		for i := range typed[int64](res.data) {
+			typed[int64](res.data)[i] = int64(r.c.reducedCount())
+		}
+		return res, nil
+	}
 	res, err := r.reduce(operand{src: op.src, dt: op.dt, layout: op.src.Strides}, ufAdd, dtype.Int64, keepdims, func() []stage {
 		var out []uint64
 		nd := dtype.NativeOf(op.dt)
@@ -888,6 +921,24 @@ func squareDeviationsOf[T float](xs, ms []T, pos, step int, sf *stageFlags) {
 	}
 }
 
+// nanSquares is nanDeviations for one float type.
+func nanSquares[T float](y, x, ms []T, pos, step int, sf *stageFlags) {
+	for i, v := range x {
+		if v != v {
+			y[i] = 0
+			continue
+		}
+		m := ms[pos+i*step]
+		d := v - m
+		q := d * d
+		if !finite(q) {
+			flagOp(&sf.subtract, float64(v), float64(m), float64(d))
+			flagOp(&sf.multiply, float64(d), float64(d), float64(q))
+		}
+		y[i] = q
+	}
+}
+
 // nanMeansByPosition is avg (keepdims shape, cast to sub) by the result
 // position the second sum of nanvar gives each output.
 func (r recipe) nanMeansByPosition(arr operand, avg ndarr, sub dtype.Dtype) []byte {
@@ -928,6 +979,15 @@ func (r recipe) nanMeansByPosition(arr operand, avg ndarr, sub dtype.Dtype) []by
 // byteSwapped says the copy is byte-swapped: NumPy's in-place product then
 // runs on its buffers, where the AVX-512 loop rounds products apart.
 func nanDeviations(y, x, orig []byte, ad, sub dtype.Dtype, means []byte, pos, step int, byteSwapped bool, sf *stageFlags) {
+	if ad == sub && ad.Kind == 'f' && ad.Size >= 4 {
+		// The same float type throughout: y = (x - mean)², 0 at NaNs.
+		if ad.Size == 4 {
+			nanSquares(typed[float32](y), typed[float32](x), typed[float32](means), pos, step, sf)
+		} else {
+			nanSquares(typed[float64](y), typed[float64](x), typed[float64](means), pos, step, sf)
+		}
+		return
+	}
 	n := len(x) / sub.Size
 	xa, ma := ndarr{d: sub, data: x}, ndarr{d: sub, data: means}
 	ya := ndarr{d: ad, data: y}
