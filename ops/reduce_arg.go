@@ -294,4 +294,3 @@ func argColumns[T float](data []byte, base, n, step, m int, isMax, nan bool, fil
 		}
 	}
 }
-
