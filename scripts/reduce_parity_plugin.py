@@ -121,7 +121,7 @@ def make_case(rng, i, keep):
 def numpy_answer(case):
     """NumPy's saved bytes and warnings, or its refusal."""
     a = np.load(case["path"])
-    b = eval("a[%s]" % case["expr"]) if case["expr"] else a  # noqa: S307 - our own EXPR table
+    b = eval("a[%s]" % case["expr"], {}, {"a": a}) if case["expr"] else a  # noqa: S307 - our own EXPRS
     kw = {}
     if case["axis"] is not None:
         ax = case["axis"]
