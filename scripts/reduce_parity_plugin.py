@@ -84,9 +84,9 @@ def values(dtype, shape, rng):
         if flavour == 3 and n:
             idx = nrng.integers(0, n, max(1, n // 10))
             x[idx] = nrng.choice([np.nan, np.inf, -np.inf, -0.0, 0.0], len(idx))
-        if dtype.kind == "c":
-            x = x + 1j * x[::-1]
         with np.errstate(all="ignore"):
+            if dtype.kind == "c":
+                x = x + 1j * x[::-1]
             return x.astype(dtype).reshape(shape)
     return gt.random_values(dtype, shape, nrng)
 
