@@ -109,8 +109,32 @@ func floatKernel[T float](uf ufuncKind) foldKernel {
 			a[pos] = addX(a[pos], pairwise(typed[T](vals), f), f)
 		}
 		k.row = func(acc []byte, pos, step int, vals []byte, f *fpFlags) {
-			a := typed[T](acc)
-			for i, x := range typed[T](vals) {
+			a, xs := typed[T](acc), typed[T](vals)
+			if step == 1 {
+				// Results side by side: add plainly a block at a time;
+				// a block that made an infinity or a NaN is redone from
+				// its old results by addX.
+				a = a[pos : pos+len(xs) : pos+len(xs)]
+				var old [256]T
+				for lo := 0; lo < len(xs); lo += len(old) {
+					hi := min(lo+len(old), len(xs))
+					blk, in := a[lo:hi], xs[lo:hi]
+					copy(old[:], blk)
+					bad := false
+					for i, x := range in {
+						s := blk[i] + x
+						bad = bad || s-s != 0
+						blk[i] = s
+					}
+					if bad {
+						for i, x := range in {
+							blk[i] = addX(old[i], x, f)
+						}
+					}
+				}
+				return
+			}
+			for i, x := range xs {
 				q := pos + i*step
 				a[q] = addX(a[q], x, f)
 			}

@@ -446,9 +446,12 @@ func (r recipe) deviationStages(op operand, arrmean ndarr, xd, sq, loop dtype.Dt
 		var wide []complex128
 		return []stage{func(in []byte, pos, step int, sf *stageFlags) []byte {
 			n := len(in) / op.dt.Size
-			x := bytesOf(&xs, n*xd.Size)
-			castNative(x, in, op.dt, xd, &wide)
-			castFlags(x, in, op.dt, xd, &sf.subtract)
+			x := in // the loader's own copy, already xd's values
+			if !sameNative(dtype.NativeOf(op.dt), xd) {
+				x = bytesOf(&xs, n*xd.Size)
+				castNative(x, in, op.dt, xd, &wide)
+				castFlags(x, in, op.dt, xd, &sf.subtract)
+			}
 			y := squareDeviations(x, xd, sq, means, pos, step, complexSquare, sf)
 			if sq.Kind == loop.Kind && sq.Size == loop.Size {
 				return y
