@@ -632,8 +632,8 @@ func TestReduceMatchesNumPy(t *testing.T) {
 // pairwise recursion several levels deep), and checks that NumPy's
 // float32 sum is not the sequential one: the order is what is tested.
 func TestReduceLongMatchesNumPy(t *testing.T) {
-	if testing.Short() {
-		t.Skip("long arrays")
+	if testing.Short() || reduceRaceEnabled {
+		t.Skip("long arrays (short mode or the race detector)")
 	}
 	r := rand.New(rand.NewPCG(31, 5))
 	const n = 1000003

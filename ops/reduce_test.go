@@ -21,7 +21,7 @@ func TestReduceEngineMatchesReference(t *testing.T) {
 	ufs := []ufuncKind{ufAdd, ufMultiply, ufMaximum, ufMinimum, ufFmax, ufFmin, ufOr, ufAnd}
 	loops := numpyDtypes()
 	n := 4000
-	if testing.Short() {
+	if testing.Short() || reduceRaceEnabled {
 		n = 500
 	}
 	for i := 0; i < n; i++ {
