@@ -129,7 +129,8 @@ type ReduceOptions struct {
 
 // ReduceShape is what ReducePlan knows before any element is read: the
 // result's dtype and shape, and whether numpy.save writes NumPy's result in
-// Fortran order.
+// Fortran order (Reduce writes C order always; a caller honouring
+// --order keep reorders when Fortran is set).
 type ReduceShape struct {
 	Dtype   dtype.Dtype // native byte order
 	Shape   []int

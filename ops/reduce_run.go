@@ -106,8 +106,14 @@ func (j *redJob) contiguous(p *redPlan, from, to int) bool {
 // skip it).
 func (j *redJob) runSequential(acc []byte, k foldKernel, p redPlan, started []bool) {
 	ld := j.newLoader(&p)
+	done := func() {
+		if j.opt.Done != nil {
+			j.opt.Done.Add(int64(p.visitLen() * j.src.Elem))
+		}
+	}
 	if p.k > 0 {
 		p.visits(0, p.outer(), func(_, src, pos int) {
+			defer done()
 			first := 1
 			if started == nil || started[pos] {
 				first = 0
@@ -137,6 +143,7 @@ func (j *redJob) runSequential(acc []byte, k foldKernel, p redPlan, started []bo
 	}
 	const piece = 1 << 14
 	p.visits(0, p.outer(), func(_, src, pos int) {
+		defer done()
 		if started != nil {
 			if !started[pos] {
 				for i := 0; i < row; i++ {
