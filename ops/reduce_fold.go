@@ -30,6 +30,13 @@ type foldKernel struct {
 	// separate calls may be taken in any order, on any thread.
 	partial func(vals []byte, f *fpFlags) [2]uint64
 	combine func(acc []byte, pos int, p [2]uint64, f *fpFlags)
+	// valuePartial and valueCombine, when set, fold by value alone (float
+	// minima and maxima): valuePartial is false for a call whose value
+	// does not settle the result's bits (it holds a NaN), valueCombine for
+	// a result that needs NumPy's exact order (a NaN, or a zero, whose sign
+	// that order picks). Such results are redone by call.
+	valuePartial func(vals []byte) ([2]uint64, bool)
+	valueCombine func(acc []byte, pos int, p [2]uint64) bool
 }
 
 // typed views b as a []T (b is aligned for T).
@@ -193,6 +200,21 @@ func floatKernel[T float](uf ufuncKind) foldKernel {
 			} else {
 				a[pos] = scalarUnrollMinMax(a[pos], xs, op)
 			}
+		}
+		k.valuePartial = func(vals []byte) ([2]uint64, bool) {
+			m, ok := extremeOf(typed[T](vals), isMax)
+			return [2]uint64{u64(m)}, ok
+		}
+		k.valueCombine = func(acc []byte, pos int, p [2]uint64) bool {
+			a := typed[T](acc)
+			m := fromU64[T](p[0])
+			if a[pos] != a[pos] || m != m {
+				return false
+			}
+			if isMax == (a[pos] < m) {
+				a[pos] = m
+			}
+			return a[pos] != 0
 		}
 		k.row = func(acc []byte, pos, step int, vals []byte, f *fpFlags) {
 			a := typed[T](acc)
