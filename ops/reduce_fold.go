@@ -275,34 +275,59 @@ func extremeOf[T float](xs []T, isMax bool) (T, bool) {
 	if len(xs) == 0 {
 		return 0, false
 	}
-	var m [4]T
-	for j := range m {
-		m[j] = xs[0]
-	}
+	m0, m1, m2, m3 := xs[0], xs[0], xs[0], xs[0]
 	nan := false
 	i := 0
 	if isMax {
 		for ; i+4 <= len(xs); i += 4 {
 			b := xs[i : i+4 : i+4]
 			nan = nan || b[0] != b[0] || b[1] != b[1] || b[2] != b[2] || b[3] != b[3]
-			m[0], m[1], m[2], m[3] = max(m[0], b[0]), max(m[1], b[1]), max(m[2], b[2]), max(m[3], b[3])
+			if b[0] > m0 {
+				m0 = b[0]
+			}
+			if b[1] > m1 {
+				m1 = b[1]
+			}
+			if b[2] > m2 {
+				m2 = b[2]
+			}
+			if b[3] > m3 {
+				m3 = b[3]
+			}
 		}
 		for ; i < len(xs); i++ {
 			nan = nan || xs[i] != xs[i]
-			m[0] = max(m[0], xs[i])
+			if xs[i] > m0 {
+				m0 = xs[i]
+			}
 		}
-		return max(max(m[0], m[1]), max(m[2], m[3])), !nan
+		m0 = max(m0, m1, m2, m3)
+		return m0, !nan && m0 == m0
 	}
 	for ; i+4 <= len(xs); i += 4 {
 		b := xs[i : i+4 : i+4]
 		nan = nan || b[0] != b[0] || b[1] != b[1] || b[2] != b[2] || b[3] != b[3]
-		m[0], m[1], m[2], m[3] = min(m[0], b[0]), min(m[1], b[1]), min(m[2], b[2]), min(m[3], b[3])
+		if b[0] < m0 {
+			m0 = b[0]
+		}
+		if b[1] < m1 {
+			m1 = b[1]
+		}
+		if b[2] < m2 {
+			m2 = b[2]
+		}
+		if b[3] < m3 {
+			m3 = b[3]
+		}
 	}
 	for ; i < len(xs); i++ {
 		nan = nan || xs[i] != xs[i]
-		m[0] = min(m[0], xs[i])
+		if xs[i] < m0 {
+			m0 = xs[i]
+		}
 	}
-	return min(min(m[0], m[1]), min(m[2], m[3])), !nan
+	m0 = min(m0, m1, m2, m3)
+	return m0, !nan && m0 == m0
 }
 
 // halfKernel is HALF_add and friends (loops.c.src): a reduce call widens

@@ -298,7 +298,7 @@ func (j *redJob) runValueWindows(acc []byte, k foldKernel, threads int) []int {
 	// A result settled early may still end a zero.
 	size := j.loop.Size
 	for pos := 0; pos < p.outCount; pos++ {
-		if !unsettled[pos] && !k.valueCombine(acc, pos, [2]uint64{u64Of(acc[pos*size:(pos+1)*size])}) {
+		if !unsettled[pos] && !k.valueCombine(acc, pos, [2]uint64{u64Of(acc[pos*size : (pos+1)*size])}) {
 			unsettled[pos] = true
 		}
 	}
