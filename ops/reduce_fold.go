@@ -110,163 +110,178 @@ func floatKernel[T float](uf ufuncKind) foldKernel {
 	k := foldKernel{size: int(unsafe.Sizeof(z))}
 	switch uf {
 	case ufAdd:
-		k.init = func(acc []byte) { clear(acc) }
-		k.call = func(acc []byte, pos int, vals []byte, _ bool, f *fpFlags) {
-			a := typed[T](acc)
-			a[pos] = addX(a[pos], pairwise(typed[T](vals), f), f)
-		}
-		k.row = func(acc []byte, pos, step int, vals []byte, f *fpFlags) {
-			a, xs := typed[T](acc), typed[T](vals)
-			if step == 1 {
-				// Results side by side: add plainly a block at a time;
-				// a block that made an infinity or a NaN is redone from
-				// its old results by addX.
-				a = a[pos : pos+len(xs) : pos+len(xs)]
-				var old [256]T
-				for lo := 0; lo < len(xs); lo += len(old) {
-					hi := min(lo+len(old), len(xs))
-					blk, in := a[lo:hi], xs[lo:hi]
-					copy(old[:], blk)
-					bad := false
-					for i, x := range in {
-						s := blk[i] + x
-						bad = bad || s-s != 0
-						blk[i] = s
-					}
-					if bad {
-						for i, x := range in {
-							blk[i] = addX(old[i], x, f)
-						}
-					}
-				}
-				return
-			}
-			for i, x := range xs {
-				q := pos + i*step
-				a[q] = addX(a[q], x, f)
-			}
-		}
-		k.partial = func(vals []byte, f *fpFlags) [2]uint64 { return [2]uint64{u64(pairwise(typed[T](vals), f))} }
-		k.combine = func(acc []byte, pos int, p [2]uint64, f *fpFlags) {
-			a := typed[T](acc)
-			a[pos] = addX(a[pos], fromU64[T](p[0]), f)
-		}
+		floatAdd[T](&k)
 	case ufMultiply:
-		k.init = func(acc []byte) {
-			for i := range typed[T](acc) {
-				typed[T](acc)[i] = 1
-			}
-		}
-		k.call = func(acc []byte, pos int, vals []byte, _ bool, f *fpFlags) {
-			a := typed[T](acc)
-			p := a[pos]
-			for _, x := range typed[T](vals) {
-				p = mulX(p, x, f)
-			}
-			a[pos] = p
-		}
-		k.row = func(acc []byte, pos, step int, vals []byte, f *fpFlags) {
-			a := typed[T](acc)
-			for i, x := range typed[T](vals) {
-				a[pos+i*step] = mulX(a[pos+i*step], x, f)
-			}
-		}
+		floatMultiply[T](&k)
 	default:
-		isMax := uf == ufMaximum || uf == ufFmax
-		propagate := uf == ufMaximum || uf == ufMinimum
-		op := scalarMax[T]
-		switch uf {
-		case ufMinimum:
-			op = scalarMin[T]
-		case ufFmax:
-			op = fmaxScalar[T]
-		case ufFmin:
-			op = fminScalar[T]
-		}
-		k.call = func(acc []byte, pos int, vals []byte, contiguous bool, _ *fpFlags) {
-			a := typed[T](acc)
-			xs := typed[T](vals)
-			// The extreme's value does not depend on NumPy's order; only
-			// which zero or which NaN comes out does. Without a NaN and
-			// with a nonzero result, the value says it all.
-			if m, ok := extremeOf(xs, isMax); ok && a[pos] == a[pos] && m != 0 && a[pos] != 0 {
-				if isMax == (a[pos] < m) {
-					a[pos] = m
+		floatMinMax[T](&k, uf)
+	}
+	return k
+}
+
+// floatAdd is FLOAT_add and DOUBLE_add: the pairwise sum of a reduce call.
+func floatAdd[T float](k *foldKernel) {
+	k.init = func(acc []byte) { clear(acc) }
+	k.call = func(acc []byte, pos int, vals []byte, _ bool, f *fpFlags) {
+		a := typed[T](acc)
+		a[pos] = addX(a[pos], pairwise(typed[T](vals), f), f)
+	}
+	k.row = func(acc []byte, pos, step int, vals []byte, f *fpFlags) {
+		a, xs := typed[T](acc), typed[T](vals)
+		if step == 1 {
+			// Results side by side: add plainly a block at a time;
+			// a block that made an infinity or a NaN is redone from
+			// its old results by addX.
+			a = a[pos : pos+len(xs) : pos+len(xs)]
+			var old [256]T
+			for lo := 0; lo < len(xs); lo += len(old) {
+				hi := min(lo+len(old), len(xs))
+				blk, in := a[lo:hi], xs[lo:hi]
+				copy(old[:], blk)
+				bad := false
+				for i, x := range in {
+					s := blk[i] + x
+					bad = bad || s-s != 0
+					blk[i] = s
 				}
-				return
+				if bad {
+					for i, x := range in {
+						blk[i] = addX(old[i], x, f)
+					}
+				}
 			}
-			if contiguous {
-				a[pos] = simdReduceMinMax(a[pos], xs, isMax, propagate)
-			} else {
-				a[pos] = scalarUnrollMinMax(a[pos], xs, op)
-			}
+			return
 		}
-		k.valuePartial = func(vals []byte) ([2]uint64, bool) {
-			m, ok := extremeOf(typed[T](vals), isMax)
-			return [2]uint64{u64(m)}, ok
+		for i, x := range xs {
+			q := pos + i*step
+			a[q] = addX(a[q], x, f)
 		}
-		k.valueCombine = func(acc []byte, pos int, p [2]uint64) bool {
-			a := typed[T](acc)
-			m := fromU64[T](p[0])
-			if a[pos] != a[pos] || m != m {
-				return false
-			}
+	}
+	k.partial = func(vals []byte, f *fpFlags) [2]uint64 { return [2]uint64{u64(pairwise(typed[T](vals), f))} }
+	k.combine = func(acc []byte, pos int, p [2]uint64, f *fpFlags) {
+		a := typed[T](acc)
+		a[pos] = addX(a[pos], fromU64[T](p[0]), f)
+	}
+}
+
+// floatMultiply is FLOAT_multiply and DOUBLE_multiply: one product at a time.
+func floatMultiply[T float](k *foldKernel) {
+	k.init = func(acc []byte) {
+		for i := range typed[T](acc) {
+			typed[T](acc)[i] = 1
+		}
+	}
+	k.call = func(acc []byte, pos int, vals []byte, _ bool, f *fpFlags) {
+		a := typed[T](acc)
+		p := a[pos]
+		for _, x := range typed[T](vals) {
+			p = mulX(p, x, f)
+		}
+		a[pos] = p
+	}
+	k.row = func(acc []byte, pos, step int, vals []byte, f *fpFlags) {
+		a := typed[T](acc)
+		for i, x := range typed[T](vals) {
+			a[pos+i*step] = mulX(a[pos+i*step], x, f)
+		}
+	}
+}
+
+// floatMinMax is maximum, minimum, fmax and fmin for float and double.
+func floatMinMax[T float](k *foldKernel, uf ufuncKind) {
+	isMax := uf == ufMaximum || uf == ufFmax
+	propagate := uf == ufMaximum || uf == ufMinimum
+	op := scalarMax[T]
+	switch uf {
+	case ufMinimum:
+		op = scalarMin[T]
+	case ufFmax:
+		op = fmaxScalar[T]
+	case ufFmin:
+		op = fminScalar[T]
+	}
+	k.call = func(acc []byte, pos int, vals []byte, contiguous bool, _ *fpFlags) {
+		a := typed[T](acc)
+		xs := typed[T](vals)
+		// The extreme's value does not depend on NumPy's order; only
+		// which zero or which NaN comes out does. Without a NaN and
+		// with a nonzero result, the value says it all.
+		if m, ok := extremeOf(xs, isMax); ok && a[pos] == a[pos] && m != 0 && a[pos] != 0 {
 			if isMax == (a[pos] < m) {
 				a[pos] = m
 			}
-			return a[pos] != 0
+			return
 		}
-		k.row = func(acc []byte, pos, step int, vals []byte, f *fpFlags) {
-			a := typed[T](acc)
-			xs := typed[T](vals)
-			switch uf {
-			case ufMaximum:
-				for i, x := range xs {
-					q := pos + i*step
-					if !(a[q] != a[q] || a[q] > x) {
-						a[q] = x
-					}
-				}
-			case ufMinimum:
-				for i, x := range xs {
-					q := pos + i*step
-					if !(a[q] != a[q] || a[q] < x) {
-						a[q] = x
-					}
-				}
-			default:
-				for i, x := range xs {
-					a[pos+i*step] = op(a[pos+i*step], x)
-				}
-			}
-		}
-		if !propagate {
-			// simd_binary_ccc/simd_binary: whole vectors by npyv_maxp
-			// (b on a tie), the tail by fmax (a on a tie).
-			lane := maxp[T]
-			if !isMax {
-				lane = minp[T]
-			}
-			L := lanesOf[T]()
-			k.rowCall = func(acc []byte, poss []int, vals []byte) {
-				a, v := typed[T](acc), typed[T](vals)
-				vec := len(v) / L * L
-				// Lanes: b's NaN gives way, else a when a > b (a < b).
-				for i, x := range v[:vec] {
-					q := poss[i]
-					if x == x && !(isMax && a[q] > x || !isMax && a[q] < x) {
-						a[q] = x
-					}
-				}
-				for i, x := range v[vec:] {
-					q := poss[vec+i]
-					a[q] = op(a[q], x)
-				}
-			}
-			_ = lane
+		if contiguous {
+			a[pos] = simdReduceMinMax(a[pos], xs, isMax, propagate)
+		} else {
+			a[pos] = scalarUnrollMinMax(a[pos], xs, op)
 		}
 	}
-	return k
+	k.valuePartial = func(vals []byte) ([2]uint64, bool) {
+		m, ok := extremeOf(typed[T](vals), isMax)
+		return [2]uint64{u64(m)}, ok
+	}
+	k.valueCombine = func(acc []byte, pos int, p [2]uint64) bool {
+		a := typed[T](acc)
+		m := fromU64[T](p[0])
+		if a[pos] != a[pos] || m != m {
+			return false
+		}
+		if isMax == (a[pos] < m) {
+			a[pos] = m
+		}
+		return a[pos] != 0
+	}
+	k.row = func(acc []byte, pos, step int, vals []byte, f *fpFlags) {
+		a := typed[T](acc)
+		xs := typed[T](vals)
+		switch uf {
+		case ufMaximum:
+			for i, x := range xs {
+				q := pos + i*step
+				if !(a[q] != a[q] || a[q] > x) {
+					a[q] = x
+				}
+			}
+		case ufMinimum:
+			for i, x := range xs {
+				q := pos + i*step
+				if !(a[q] != a[q] || a[q] < x) {
+					a[q] = x
+				}
+			}
+		default:
+			for i, x := range xs {
+				a[pos+i*step] = op(a[pos+i*step], x)
+			}
+		}
+	}
+	if !propagate {
+		// simd_binary_ccc/simd_binary: whole vectors by npyv_maxp
+		// (b on a tie), the tail by fmax (a on a tie).
+		lane := maxp[T]
+		if !isMax {
+			lane = minp[T]
+		}
+		L := lanesOf[T]()
+		k.rowCall = func(acc []byte, poss []int, vals []byte) {
+			a, v := typed[T](acc), typed[T](vals)
+			vec := len(v) / L * L
+			// Lanes: b's NaN gives way, else a when a > b (a < b).
+			for i, x := range v[:vec] {
+				q := poss[i]
+				if x == x && !(isMax && a[q] > x || !isMax && a[q] < x) {
+					a[q] = x
+				}
+			}
+			for i, x := range v[vec:] {
+				q := poss[vec+i]
+				a[q] = op(a[q], x)
+			}
+		}
+		_ = lane
+	}
 }
 
 // extremeOf is the greatest (isMax) or least of xs, and false when xs is
