@@ -53,6 +53,34 @@
 // in the source. Blocks of one element use a gather loop over batches of
 // offsets; larger blocks replay one copy plan at every offset.
 //
+// # Reductions
+//
+// Reduce computes np.OP(a, axis, keepdims, dtype, ddof) for the 22
+// operations of issue 31 (ReduceOp: sum, mean, var, argmax, nanmean, ...)
+// bit for bit as NumPy 1.24 does. The caller asks ReducePlan first for the
+// result's dtype, shape and whether numpy.save would write it in Fortran
+// order (with NumPy's refusals: an axis out of range, min of an empty
+// axis), allocates the result and hands it to Reduce, dst first, which
+// fills it in C order and returns NumPy's warnings as values. Errors NumPy
+// raises wrap ErrReduce and carry its message.
+//
+// The recipes (reduce_recipes.go) follow _methods.py and nanfunctions.py
+// line by line; the arrays NumPy builds on the way (x = arr - arrmean, the
+// NaN-free copy) are never built: stages compute their values chunk by
+// chunk as the reduction reads them, so memory is the result plus a
+// working block per thread. The engine (reduce_plan.go, reduce_run.go)
+// reproduces NumPy's order of additions from three facts about its
+// iterator: the axis order it picks for the layout (npyOrder), the block of
+// leading reduced axes each output's visit covers, and the 8192-element
+// buffer that cuts each visit into inner-loop calls; the kernels
+// (reduce_kernels.go, reduce_fold.go) are NumPy's inner loops (the
+// pairwise sum, the half and complex loops, the AVX-512 min/max lanes).
+// Sums run their calls' pairwise sums on all threads and add them in
+// NumPy's order on one; other folds share out the outputs. The reference
+// (reduce_ref_test.go) simulates NumPy's iterator call by call and is the
+// oracle the engine is tested against; reduce_numpy_test.go compares both
+// with NumPy itself.
+//
 // # Tuning
 //
 // The thresholds that choose between paths (when threads pay, when a sort

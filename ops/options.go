@@ -35,6 +35,10 @@ type tuning struct {
 	// floats, so tests can check them against the pair-by-pair fold.
 	pairwiseCompare bool
 	simd            simdLevel // the widest assembly kernels to run; tests lower it
+	// reduceBuf is the buffer size of NumPy's reductions the reduction
+	// engine reproduces: NPY_BUFSIZE; tests lower it, with the reference
+	// simulation, to cut small arrays into many calls.
+	reduceBuf int
 }
 
 // defaultTuning is the thresholds every caller outside the tests runs with;
@@ -51,6 +55,7 @@ func defaultTuning() tuning {
 		inPlaceMin:      1 << 16,
 		msdValuesMin:    1 << 18,
 		simd:            detectSIMD(),
+		reduceBuf:       npyBufSize,
 	}
 }
 

@@ -38,6 +38,14 @@
 // Their tests read tables of NumPy's own answers in testdata/, which
 // scripts/gen_dtype_tables.py writes (TestGeneratedTables reruns it).
 //
+// # Reductions
+//
+// AddReduceDtype, MeanDtypes, VarSumDtype, TrueDivideLoop and
+// ScalarDivideDtype are the dtypes NumPy 1.24's reductions accumulate in
+// and return (np.sum of int32 is int64, np.mean of float16 sums in float32
+// and returns float16, the count np.mean divides by is cast by value),
+// tested against NumPy by TestReduceRulesMatchNumPy.
+//
 // # Half floats
 //
 // Float64ToHalf (npy_doublebits_to_halfbits: nearest, ties to even, NaN

@@ -1,0 +1,343 @@
+package ops
+
+import "sync"
+
+// run computes the reduction into acc (loop dtype, the result's layout).
+//
+// A kernel with partial/combine (sums, integer and bool loops) runs in
+// windows of calls: the calls' partials on opt's threads, then their
+// combination in NumPy's order on this goroutine, so the bits do not
+// depend on the threads. Other kernels (products, float minima and
+// maxima) run each output's calls in order on one thread, the threads
+// sharing out the outputs along one result axis.
+func (j *redJob) run(acc []byte) error {
+	k, err := kernelFor(j.uf, j.loop)
+	if err != nil {
+		return err
+	}
+	p := &j.plan
+	skip := false
+	if k.init != nil {
+		k.init(acc)
+	} else {
+		j.initFirst(acc)
+		// Integer and bool folds are order-free and idempotent: folding
+		// the first element again changes nothing.
+		skip = k.partial == nil
+	}
+	if p.total == 0 {
+		return nil
+	}
+	threads := j.opt.threads()
+	if p.total*j.src.Elem < j.opt.tuning().parallelMin {
+		threads = 1
+	}
+	if p.k > 0 && k.partial != nil {
+		j.runWindows(acc, k, threads)
+		return nil
+	}
+	var started []bool
+	if skip {
+		started = make([]bool, p.outCount)
+	}
+	if p.k > 0 && k.valuePartial != nil && threads > 1 {
+		init := append([]byte(nil), acc...)
+		for _, pos := range j.runValueWindows(acc, k, threads) {
+			size := j.loop.Size
+			copy(acc[pos*size:(pos+1)*size], init[pos*size:])
+			started[pos] = false
+			j.runSequential(acc, k, p.only(pos), started)
+		}
+		return nil
+	}
+	if p.k == 0 && k.rowCall != nil {
+		p.lead = p.keptLead()
+	}
+	ax := p.splitAxis()
+	if p.k == 0 && p.lead == 0 && len(p.n) > 0 && (ax < 0 || p.n[0] >= p.n[ax]) {
+		ax = 0
+	}
+	if ax < 0 || threads == 1 {
+		j.runSequential(acc, k, *p, started)
+		return nil
+	}
+	n := p.n[ax]
+	parallel(n, threads, func(lo, hi int) {
+		j.runSequential(acc, k, p.restrict(ax, lo, hi), started)
+	})
+	return nil
+}
+
+// initFirst copies each output's first element (index 0 along every
+// reduced axis), cast to the loop dtype, into acc: the start of a
+// reduction without identity (PyArray_CopyInitialReduceValues).
+func (j *redJob) initFirst(acc []byte) {
+	p := j.plan
+	if p.total == 0 {
+		return
+	}
+	// A plan over the kept axes only, each visit one element.
+	q := redPlan{base: p.base, posBase: p.posBase, buf: 1}
+	for a := range p.n {
+		if !p.red[a] {
+			q.n = append(q.n, p.n[a])
+			q.src = append(q.src, p.src[a])
+			q.pos = append(q.pos, p.pos[a])
+			q.red = append(q.red, false)
+		}
+	}
+	q.total, q.block, q.k = Count(q.n), 1, 0
+	// Visit one element at a time: a plan whose first axis has length 1.
+	q.n = append([]int{1}, q.n...)
+	q.src = append([]int{0}, q.src...)
+	q.pos = append([]int{0}, q.pos...)
+	q.red = append([]bool{false}, q.red...)
+	ld := j.newLoader(&q)
+	ld.inPlace = false
+	size := j.loop.Size
+	q.visits(0, q.total, func(_, src, pos int) {
+		v := ld.load(src, pos, 0, 0, 1)
+		copy(acc[pos*size:(pos+1)*size], v)
+	})
+}
+
+// contiguous reports whether NumPy's loop sees the values of a reduce call
+// covering elements [from, to) of a block of p one element apart: they
+// were cast or byte-swapped into a buffer, or lie one apart in the source,
+// or cross from one run of the iterator's innermost (merged) axis into the
+// next, which the iterator copies into its buffer.
+func (j *redJob) contiguous(p *redPlan, from, to int) bool {
+	return j.castIn || p.src[0] == 1 || from/p.a0 != (to-1)/p.a0
+}
+
+// runSequential runs every call of p in order: blocks in pieces of buf
+// (k > 0), else rows element by element. started, when set, marks the
+// outputs whose first element has been taken (reductions without identity
+// skip it).
+func (j *redJob) runSequential(acc []byte, k foldKernel, p redPlan, started []bool) {
+	ld := j.newLoader(&p)
+	done := func() {
+		if j.opt.Done != nil {
+			j.opt.Done.Add(int64(p.visitLen() * j.src.Elem))
+		}
+	}
+	if p.k > 0 {
+		p.visits(0, p.outer(), func(_, src, pos int) {
+			defer done()
+			first := 1
+			if started == nil || started[pos] {
+				first = 0
+			} else {
+				started[pos] = true
+			}
+			for from := 0; from < p.block; from += p.buf {
+				to := min(from+p.buf, p.block)
+				lo := max(from, first)
+				if lo >= to {
+					continue
+				}
+				vals := ld.load(src, pos, 0, lo, to)
+				k.call(acc, pos, vals, j.contiguous(&p, from, to), &ld.flags)
+			}
+		})
+		return
+	}
+	if p.lead > 0 {
+		j.runRowCalls(acc, k, p, ld, started)
+		return
+	}
+	row := 1
+	step := 0
+	if len(p.n) > 0 {
+		row, step = p.n[0], p.pos[0]
+	}
+	const piece = 1 << 14
+	p.visits(0, p.outer(), func(_, src, pos int) {
+		defer done()
+		if started != nil {
+			if !started[pos] {
+				for i := 0; i < row; i++ {
+					started[pos+i*step] = true
+				}
+				return
+			}
+		}
+		for from := 0; from < row; from += piece {
+			to := min(from+piece, row)
+			vals := ld.load(src, pos+from*step, step, from, to)
+			k.row(acc, pos+from*step, step, vals, &ld.flags)
+		}
+	})
+}
+
+// runRowCalls runs element-by-element calls as NumPy cuts them: each
+// region of the leading kept axes in pieces of buf.
+func (j *redJob) runRowCalls(acc []byte, k foldKernel, p redPlan, ld *loader, started []bool) {
+	m := p.lead
+	region := p.visitLen()
+	poss := make([]int, 0, min(region, p.buf))
+	p.visits(0, p.outer(), func(_, src, pos int) {
+		if started != nil {
+			if !started[pos] {
+				forLeadPositions(p, m, pos, 0, region, func(q int) { started[q] = true })
+				return
+			}
+		}
+		for from := 0; from < region; from += p.buf {
+			to := min(from+p.buf, region)
+			poss = poss[:0]
+			forLeadPositions(p, m, pos, from, to, func(q int) { poss = append(poss, q) })
+			k.rowCall(acc, poss, ld.load(src, pos, 0, from, to))
+		}
+	})
+}
+
+// forLeadPositions calls f with the result position of elements [from, to)
+// of the region of p's m leading axes whose first element is at pos.
+func forLeadPositions(p redPlan, m, pos, from, to int, f func(int)) {
+	idx := make([]int, m)
+	rest := from
+	for a := 0; a < m; a++ {
+		idx[a] = rest % p.n[a]
+		rest /= p.n[a]
+		pos += idx[a] * p.pos[a]
+	}
+	for i := from; i < to; i++ {
+		f(pos)
+		for a := 0; a < m; a++ {
+			idx[a]++
+			pos += p.pos[a]
+			if idx[a] < p.n[a] {
+				break
+			}
+			pos -= p.n[a] * p.pos[a]
+			idx[a] = 0
+		}
+	}
+}
+
+// runWindows runs a separable kernel over blocks: calls in windows, their
+// partials in parallel, combined in order.
+func (j *redJob) runWindows(acc []byte, k foldKernel, threads int) {
+	p := &j.plan
+	cpb := ceilDiv(p.block, p.buf) // calls per block
+	calls := p.outer() * cpb
+	callLen := min(p.block, p.buf)
+	window := max(64, min(1<<16, (1<<22)/callLen))
+	parts := make([][2]uint64, min(window, calls))
+	poss := make([]int, len(parts))
+	var pool sync.Pool
+	for w0 := 0; w0 < calls; w0 += window {
+		w1 := min(calls, w0+window)
+		parallel(w1-w0, threads, func(lo, hi int) {
+			ld, _ := pool.Get().(*loader)
+			if ld == nil {
+				ld = j.newLoader(p)
+			}
+			defer pool.Put(ld)
+			c0, c1 := w0+lo, w0+hi
+			p.visits(c0/cpb, (c1-1)/cpb+1, func(b, src, pos int) {
+				for c := max(c0, b*cpb); c < min(c1, (b+1)*cpb); c++ {
+					from := (c - b*cpb) * p.buf
+					to := min(from+p.buf, p.block)
+					parts[c-w0] = k.partial(ld.load(src, pos, 0, from, to), &ld.flags)
+					poss[c-w0] = pos
+				}
+			})
+		})
+		for i := 0; i < w1-w0; i++ {
+			k.combine(acc, poss[i], parts[i], &j.flags)
+		}
+		if j.opt.Done != nil {
+			j.opt.Done.Add(int64((w1 - w0) * callLen * j.src.Elem))
+		}
+	}
+}
+
+// runValueWindows runs a kernel that folds by value (valuePartial) over
+// blocks, calls in parallel windows as runWindows does, and returns the
+// results it could not settle by value.
+func (j *redJob) runValueWindows(acc []byte, k foldKernel, threads int) []int {
+	p := &j.plan
+	cpb := ceilDiv(p.block, p.buf)
+	calls := p.outer() * cpb
+	callLen := min(p.block, p.buf)
+	window := max(64, min(1<<16, (1<<22)/callLen))
+	parts := make([][2]uint64, min(window, calls))
+	oks := make([]bool, len(parts))
+	poss := make([]int, len(parts))
+	unsettled := map[int]bool{}
+	var pool sync.Pool
+	for w0 := 0; w0 < calls; w0 += window {
+		w1 := min(calls, w0+window)
+		parallel(w1-w0, threads, func(lo, hi int) {
+			ld, _ := pool.Get().(*loader)
+			if ld == nil {
+				ld = j.newLoader(p)
+			}
+			defer pool.Put(ld)
+			c0, c1 := w0+lo, w0+hi
+			p.visits(c0/cpb, (c1-1)/cpb+1, func(b, src, pos int) {
+				for c := max(c0, b*cpb); c < min(c1, (b+1)*cpb); c++ {
+					from := (c - b*cpb) * p.buf
+					to := min(from+p.buf, p.block)
+					parts[c-w0], oks[c-w0] = k.valuePartial(ld.load(src, pos, 0, from, to))
+					poss[c-w0] = pos
+				}
+			})
+		})
+		for i := 0; i < w1-w0; i++ {
+			if !oks[i] || !k.valueCombine(acc, poss[i], parts[i]) {
+				unsettled[poss[i]] = true
+			}
+		}
+		if j.opt.Done != nil {
+			j.opt.Done.Add(int64((w1 - w0) * callLen * j.src.Elem))
+		}
+	}
+	// A result settled early may still end a zero.
+	size := j.loop.Size
+	for pos := 0; pos < p.outCount; pos++ {
+		if !unsettled[pos] && !k.valueCombine(acc, pos, [2]uint64{u64Of(acc[pos*size : (pos+1)*size])}) {
+			unsettled[pos] = true
+		}
+	}
+	out := make([]int, 0, len(unsettled))
+	for pos := range unsettled {
+		out = append(out, pos)
+	}
+	return out
+}
+
+// u64Of is the bits of a float32 or float64 result.
+func u64Of(b []byte) uint64 {
+	var u uint64
+	for i := len(b) - 1; i >= 0; i-- {
+		u = u<<8 | uint64(b[i])
+	}
+	return u
+}
+
+// only is p restricted to the visits of the result at position pos.
+func (p *redPlan) only(pos int) redPlan {
+	q := *p
+	rest := pos - p.posBase
+	// The kept axes, by decreasing result stride (the layout is compact).
+	var axes []int
+	for a := p.first(); a < len(p.n); a++ {
+		if !p.red[a] {
+			axes = append(axes, a)
+		}
+	}
+	for i := 1; i < len(axes); i++ {
+		for j := i; j > 0 && p.pos[axes[j]] > p.pos[axes[j-1]]; j-- {
+			axes[j], axes[j-1] = axes[j-1], axes[j]
+		}
+	}
+	for _, a := range axes {
+		i := rest / p.pos[a]
+		rest %= p.pos[a]
+		q = q.restrict(a, i, i+1)
+	}
+	return q
+}

@@ -1,0 +1,196 @@
+package ops
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"strider/internal/dtype"
+)
+
+// TestReduceEngineMatchesReference runs the engine and the reference
+// simulation (reduce_ref_test.go) on random views: every ufunc and loop
+// dtype, both byte orders, any axis order, steps and reversals, every axis
+// set, keepdims, a layout that differs from the source (as _var's second
+// sum reads arr through x's layout), and buffer sizes from 3 to NumPy's
+// 8192, so that small arrays are cut into many calls as large ones are.
+func TestReduceEngineMatchesReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 2))
+	ufs := []ufuncKind{ufAdd, ufMultiply, ufMaximum, ufMinimum, ufFmax, ufFmin, ufOr, ufAnd}
+	loops := numpyDtypes()
+	n := 4000
+	if testing.Short() || reduceRaceEnabled {
+		n = 500
+	}
+	for i := 0; i < n; i++ {
+		d := loops[r.IntN(len(loops))]
+		nd := r.IntN(5)
+		shape := make([]int, nd)
+		for k := range shape {
+			shape[k] = []int{1, 2, 3, 5, 8, 9, 17, 33}[r.IntN(8)]
+			if r.IntN(30) == 0 {
+				shape[k] = 0
+			}
+		}
+		kind := layoutKinds[r.IntN(len(layoutKinds))]
+		src := newCaseArray(r, d, shape, kind, r.IntN(5))
+		red := make([]bool, nd)
+		for k := range red {
+			red[k] = r.IntN(2) == 0
+		}
+		keepdims := r.IntN(2) == 0
+		uf := ufs[r.IntN(len(ufs))]
+		var loop dtype.Dtype
+		switch uf {
+		case ufAdd, ufMultiply:
+			loop = dtype.AddReduceDtype(d)
+			if r.IntN(3) == 0 {
+				loop = dtype.NativeOf(loops[r.IntN(len(loops))])
+			}
+		case ufOr, ufAnd:
+			loop = dtype.Dtype{Kind: 'b', Size: 1, Order: '|'}
+		default:
+			loop = dtype.NativeOf(d)
+		}
+		layout := src.Strides
+		if r.IntN(4) == 0 {
+			layout = keepOrderStrides(shape, src.Strides)
+		}
+		if r.IntN(8) == 0 {
+			layout = CStrides(shape)
+		}
+		bufsize := []int{3, 8, 16, 37, 128, npyBufSize}[r.IntN(6)]
+		name := fmt.Sprintf("%s/%s→%s/%v/%s/red=%v/keep=%v/buf=%d", ufuncName(uf), d.Descr(), loop.Descr(), shape, kind, red, keepdims, bufsize)
+
+		want, shape2, strides2, werr := refReduce(uf, src, d, layout, red, keepdims, loop, bufsize, nil)
+		tune := defaultTuning()
+		tune.reduceBuf = bufsize
+		tune.parallelMin = []int{0, 1 << 30}[r.IntN(2)]
+		opt := Options{Threads: 1 + r.IntN(3), tune: &tune}
+		lay := newReduceLayout(shape, layout, red, keepdims)
+		if werr != nil {
+			if !uf.hasIdentity() {
+				continue // the engine's caller refuses it before (emptyReduced)
+			}
+			t.Fatalf("%s: reference: %v", name, werr)
+		}
+		if !equalInts(lay.outShape, shape2) || !equalInts(lay.outStrides, strides2) {
+			t.Fatalf("%s: layout %v %v, reference %v %v", name, lay.outShape, lay.outStrides, shape2, strides2)
+		}
+		got, _, err := ufReduce(uf, src, d, lay, red, loop, nil, opt)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: %s", name, firstDiff(got, want, loop))
+		}
+	}
+}
+
+// TestReduceEngineCallsMatchReference checks the engine's account of the
+// calls (reduce_plan.go) against the simulated iterator's: for each
+// reduce call, the same result and the same run of elements.
+func TestReduceEngineCallsMatchReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 3))
+	for i := 0; i < 2000; i++ {
+		nd := 1 + r.IntN(4)
+		shape := make([]int, nd)
+		for k := range shape {
+			shape[k] = []int{1, 2, 3, 4, 7, 9, 16}[r.IntN(7)]
+		}
+		src, _ := makeLayout(r, layoutKinds[r.IntN(len(layoutKinds))], shape, 4)
+		red := make([]bool, nd)
+		for k := range red {
+			red[k] = r.IntN(2) == 0
+		}
+		bufsize := []int{2, 5, 8, 13, 64, npyBufSize}[r.IntN(6)]
+		it := newRefIter(shape, src.Strides, red, false, bufsize, false)
+		lay := newReduceLayout(shape, src.Strides, red, false)
+		p := newRedPlan(src, lay, red, bufsize)
+		if len(p.n) == 0 {
+			continue // one element: a call of one either way
+		}
+		// The engine's calls: per visit, pieces of buf (k > 0).
+		var engine [][]int
+		if p.k > 0 {
+			p.visits(0, p.outer(), func(_, s, pos int) {
+				for from := 0; from < p.block; from += p.buf {
+					to := min(from+p.buf, p.block)
+					var offs []int
+					for e := from; e < to; e++ {
+						offs = append(offs, s+blockOffset(p, e))
+					}
+					engine = append(engine, append([]int{pos}, offs...))
+				}
+			})
+		}
+		var ref [][]int
+		for _, c := range it.calls() {
+			if !c.reduce {
+				if p.k > 0 {
+					t.Fatalf("%v red=%v buf=%d: an element-by-element call, the engine plans blocks", shape, red, bufsize)
+				}
+				continue
+			}
+			if p.k == 0 {
+				t.Fatalf("%v red=%v buf=%d: a reduce call, the engine plans rows", shape, red, bufsize)
+			}
+			offs := []int{c.outPos[0]}
+			for j, o := range c.inOff {
+				if c.outPos[j] != c.outPos[0] {
+					t.Fatalf("a reduce call spans two results")
+				}
+				offs = append(offs, o+src.Offset)
+			}
+			ref = append(ref, offs)
+		}
+		if fmt.Sprint(engine) != fmt.Sprint(ref) {
+			t.Fatalf("%v strides %v red=%v buf=%d:\nengine    %v\nreference %v", shape, src.Strides, red, bufsize, engine, ref)
+		}
+	}
+}
+
+// blockOffset is the source offset of element e of a block.
+func blockOffset(p redPlan, e int) int {
+	off := 0
+	for a := 0; a < p.k; a++ {
+		off += e % p.n[a] * p.src[a]
+		e /= p.n[a]
+	}
+	return off
+}
+
+// TestReduceOrderMatters shows the order is not a detail: summing the
+// elements of a float32 array one after the other gives other bits than
+// NumPy's pairwise blocks, which Reduce reproduces (checked against NumPy
+// in reduce_numpy_test.go).
+func TestReduceOrderMatters(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 4))
+	differ := 0
+	for trial := 0; trial < 20; trial++ {
+		n := 1000 + r.IntN(20000)
+		xs := make([]float32, n)
+		b := make([]byte, 4*n)
+		for i := range xs {
+			xs[i] = float32(math.Pow(10, r.Float64()*8-4) * (r.Float64() - 0.5))
+			putU32(b[4*i:], math.Float32bits(xs[i]))
+		}
+		var naive float32
+		for _, x := range xs {
+			naive += x
+		}
+		dst := make([]byte, 4)
+		f4, _ := dtype.Parse("<f4")
+		if _, err := Reduce(dst, ReduceSum, Contiguous(4, []int{n}, b), f4, ReduceOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if math.Float32frombits(uint32(dst[0])|uint32(dst[1])<<8|uint32(dst[2])<<16|uint32(dst[3])<<24) != naive {
+			differ++
+		}
+	}
+	if differ == 0 {
+		t.Fatal("the sequential sum equals the pairwise one in every trial: the data does not tell orders apart")
+	}
+}
