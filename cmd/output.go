@@ -11,6 +11,7 @@ import (
 	"strider/formats/output"
 	"strider/formats/remote"
 	"strider/internal/dtype"
+	"strider/internal/sysmem"
 	"strider/ops"
 )
 
@@ -227,6 +228,22 @@ func readAhead(a *npy.Array, v ops.View) {
 // showing progress when the work is long.
 func (e *env) writeResult(d dtype.Dtype, shape []int, fill filler) error {
 	return e.writeOutput(d, shape, false, result{whole: fill})
+}
+
+// writeFortran writes a result that fill computes in C order under a
+// Fortran-order header, as numpy.save writes an array that is F- but not
+// C-contiguous: computed whole into memory first (after the memory
+// check), then written in Fortran order.
+func (e *env) writeFortran(d dtype.Dtype, shape []int, fill func(dst []byte) error) error {
+	n := int64(ops.Count(shape)) * int64(d.Size)
+	if err := sysmem.CheckMemory("the result", n); err != nil {
+		return err
+	}
+	buf := make([]byte, n)
+	if err := fill(buf); err != nil {
+		return err
+	}
+	return e.writeCopy(d, shape, true, ops.Contiguous(d.Size, shape, buf).Reversed())
 }
 
 // layout is how the view v is written: in C order (its shape, v itself,

@@ -78,7 +78,7 @@ func TestProgressReachesTotal(t *testing.T) {
 		"gather-elements --indices IDX --axis 1 M", "gather-elements --indices IDX --axis 0 M",
 		"tril-indices 5", "triu-indices 4 6 --offset 1", "sort M", "sort --argsort --axis 0 M3",
 		"sort --indices OUT2 M", "slice M ::2,1:", "slice M3 [0,2],:,::-1", "from-text TEXT", "from-text --json JSON",
-		"stats M", "stats INF", "stats --json M3", "stats M3 [0,2],:,::-1", "to-text M", "to-text --csv --fmt %d IDX",
+		"reduce sum M", "reduce std --axis 0 M3", "reduce argmax --axis 1 M", "reduce nanvar INF", "reduce ptp --axis 0,2 --keepdims M3", "stats M", "stats INF", "stats --json M3", "stats M3 [0,2],:,::-1", "to-text M", "to-text --csv --fmt %d IDX",
 		"to-text --json M3", "unique-consecutive M", "unique-consecutive --axis 1 M3 --inverse OUT2 --counts OUT3",
 		"unique-consecutive M3 --counts OUT2",
 		"compare M M", "compare --exact M3 M3", "reshape M 3,10", "reshape --order F M3 4,15", "cast --dtype >f8 M",

@@ -50,6 +50,7 @@ var Commands = []*cli.Command{
 	stackCommand,
 	showCommand,
 	statsCommand,
+	reduceCommand,
 	toTextCommand,
 	fromTextCommand,
 	compareCommand,

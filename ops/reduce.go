@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	"strider/internal/dtype"
 )
@@ -72,8 +73,8 @@ func ReduceOpNamed(name string) (ReduceOp, bool) {
 	return 0, false
 }
 
-// numpyName is the function NumPy calls it by: np.<numpyName>.
-func (op ReduceOp) numpyName() string {
+// NumPyName is the function NumPy calls it by: np.<NumPyName>.
+func (op ReduceOp) NumPyName() string {
 	switch op {
 	case ReduceCountNonzero:
 		return "count_nonzero"
@@ -185,7 +186,7 @@ func checkReduce(op ReduceOp, in View, dt dtype.Dtype, o ReduceOptions) (*reduce
 	c := &reduceCall{op: op, in: in, dt: dt, keepdims: o.Keepdims, ddof: o.Ddof, opt: o.Options}
 	if o.Dtype != (dtype.Dtype{}) {
 		if !op.TakesDtype() {
-			return nil, refuse("%s() got an unexpected keyword argument 'dtype'", op.numpyName())
+			return nil, refuse("%s() got an unexpected keyword argument 'dtype'", op.NumPyName())
 		}
 		if err := o.Dtype.Check(); err != nil {
 			return nil, err
@@ -193,7 +194,7 @@ func checkReduce(op ReduceOp, in View, dt dtype.Dtype, o ReduceOptions) (*reduce
 		c.arg, c.hasArg = dtype.NativeOf(o.Dtype), true
 	}
 	if o.Ddof != 0 && !op.TakesDdof() {
-		return nil, refuse("%s() got an unexpected keyword argument 'ddof'", op.numpyName())
+		return nil, refuse("%s() got an unexpected keyword argument 'ddof'", op.NumPyName())
 	}
 	nd := len(in.Shape)
 	c.red = make([]bool, nd)
@@ -284,7 +285,12 @@ func Reduce(dst []byte, op ReduceOp, in View, dt dtype.Dtype, o ReduceOptions) (
 	if want := Count(sh.Shape) * sh.Dtype.Size; len(dst) != want {
 		return ReduceResult{}, fmt.Errorf("destination holds %d bytes, the result %d", len(dst), want)
 	}
-	res, warns, err := c.compute()
+	var res ndarr
+	var warns warnings
+	reportWork(o.Done, ReduceWork(op, in), func(own *atomic.Int64) {
+		c.opt.Done = own
+		res, warns, err = c.compute()
+	})
 	if err != nil {
 		return ReduceResult{Warnings: warns.list}, err
 	}

@@ -1301,7 +1301,7 @@ def run_plugin(op, strider_path, args):
 
 
 #: The slowest plug-ins first, so that the lanes end together.
-PLUGIN_COST = ("tri", "slice", "sort", "compare", "show", "to-text", "order", "from-text",
+PLUGIN_COST = ("reduce", "tri", "slice", "sort", "compare", "show", "to-text", "order", "from-text",
                "torchfiles", "stats")
 RESULT_MARK = "@@parity-result "
 #: Where the case folders go: memory, where there is a /dev/shm (tens of thousands of files).

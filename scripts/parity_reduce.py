@@ -20,7 +20,7 @@ function takes them. The reference is NumPy itself on b = a[EXPR]:
 
     np.OP(b, axis=..., keepdims=..., dtype=..., ddof=...)     (count-nonzero: np.count_nonzero)
 
-saved with np.save (C order; a 0-d result as it is). strider's file must be byte for byte equal,
+saved with np.save as it is (in Fortran order where NumPy's result is F- but not C-contiguous). strider's file must be byte for byte equal,
 except where NaNs of different bits meet in a sum (docs/behaviour.md: the result is a NaN either
 way), which is counted as skipped. Each warning NumPy gives must appear on strider's standard
 error. Where NumPy refuses (an axis out of range or twice, min of an empty axis, nanargmax of an
@@ -61,10 +61,10 @@ DTYPE_ARGS = ["float64", "float32", "float16", "complex128", "int32", "int64", "
 
 
 def npy(r):
-    """What strider writes for NumPy's result r: np.save of it in C order."""
+    """What strider writes for NumPy's result r: np.save of it, in its own order."""
     r = np.asarray(r)
     b = io.BytesIO()
-    np.save(b, np.ascontiguousarray(r) if r.ndim else r)
+    np.save(b, r)
     return b.getvalue()
 
 
