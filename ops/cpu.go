@@ -19,6 +19,7 @@ const (
 	simdAVX512                  // AVX-512 F, BW, VL and VBMI2
 )
 
+// simdNames are STRIDER_SIMD's values, by level.
 var simdNames = []string{"none", "sse2", "avx2", "avx512"}
 
 func (l simdLevel) String() string { return simdNames[l] }
@@ -48,7 +49,3 @@ func detectSIMD() simdLevel {
 	}
 	return level
 }
-
-// SIMD names the instruction set the kernels use on this machine: none,
-// sse2, avx2 or avx512 (for benchmark tables and --version).
-func SIMD() string { return defaults.simd.String() }

@@ -15,7 +15,13 @@ next, and the dirty output of every earlier run would pile up until the kernel t
 writers. Removing a file whose pages are still dirty drops them without writing them.
 
 Usage: bench.py --strider PATH [--runs N] [--work DIR] [--cases a,b] [--quick]
-(--runs 0 runs each command once and checks the outputs, timing nothing.)
+(--runs 0 runs each command once and checks the outputs, timing nothing; --machine prints the
+machine lines alone.)
+
+Every table starts with the machine lines: the date, the CPU model and cores, NumPy's SIMD
+extensions (np.show_config()'s found = line) and STRIDER_SIMD. NumPy 1.24 sorts 32-bit keys with
+AVX-512 where the CPU has it; the "no AVX-512" peers run NumPy with NPY_DISABLE_CPU_FEATURES set,
+which is what a CPU without AVX-512F runs. STRIDER_SIMD=avx2 does the same for strider's kernels.
 """
 import argparse
 import os
@@ -29,6 +35,31 @@ import time
 import numpy as np
 
 PY = os.environ.get("PYTHON", "/usr/bin/python3")
+
+# NumPy's dispatch without AVX-512: the peer a CPU without AVX-512F (the AMD
+# EPYC of the earlier tables) runs, measured on an AVX-512 machine.
+NO_AVX512 = "AVX512F AVX512CD AVX512_SKX AVX512_CLX AVX512_CNL AVX512_ICL"
+
+
+def machine():
+    """The lines every benchmark table carries: date, CPU model and cores,
+    NumPy's SIMD extensions (the found = line of np.show_config()), and the
+    kernels strider may use (STRIDER_SIMD caps them)."""
+    model, flags = platform.processor() or platform.machine(), ""
+    try:
+        with open("/proc/cpuinfo") as f:
+            info = f.read().splitlines()
+        model = next((l.split(":", 1)[1].strip() for l in info if l.startswith("model name")), model)
+        flags = next((l for l in info if l.startswith("flags")), "")
+    except OSError:
+        pass
+    out = subprocess.run([PY, "-c", "import numpy; numpy.show_config()"], capture_output=True, text=True).stdout
+    found = next((l.split("=", 1)[1].strip() for l in out.splitlines() if l.strip().startswith("found =")), "?")
+    avx512 = " avx512f" in flags
+    return [f"date: {time.strftime('%Y-%m-%d')}",
+            f"cpu: {model}, {os.cpu_count()} cores ({'AVX-512F' if avx512 else 'no AVX-512F'})",
+            f"numpy {np.__version__} SIMD found: {found}",
+            f"strider kernels: STRIDER_SIMD={os.environ.get('STRIDER_SIMD', '(unset: the widest the CPU has)')}"]
 
 
 def run_once(argv, work, rss=False):
@@ -84,6 +115,9 @@ def make_inputs(work, quick):
         "idx": (f"idx_{g}.npy", lambda: rng.integers(0, g, g, dtype=np.int64)),
         "flatf": (f"f32_flat_{g * g}.npy", lambda: rng.standard_normal(g * g, dtype=np.float32)),
         "flati": (f"i32_flat_{g * g}.npy", lambda: rng.integers(-2**31, 2**31 - 1, g * g, dtype=np.int32)),
+        "flatd": (f"f64_flat_{g * g}.npy", lambda: rng.standard_normal(g * g)),
+        # 64M int32 (4M with --quick) in runs of mean length 4, for unique-consecutive.
+        "runsi": (f"i32_runs_{4 * g * g}.npy", lambda: np.cumsum(rng.random(4 * g * g) < 0.25).astype(np.int32)),
         "f64": (f"f64_{g // 4}x{g // 4}.npy", lambda: rng.standard_normal((g // 4, g // 4))),
         "t3": ("f32_512x512x256.npy" if not quick else "f32_128x128x64.npy",
                lambda: rng.random((128, 128, 64) if quick else (512, 512, 256), dtype=np.float32)),
@@ -100,6 +134,12 @@ def make_inputs(work, quick):
     paths["runs"] = os.path.join(work, f"f32_runs_{n}.npy")
     if not os.path.exists(paths["runs"]):
         np.save(paths["runs"], np.floor(np.load(paths["big"]) * 16) / 16)
+    # The 256 MiB float32 input with every element moved by about 1e-6 of
+    # itself: compare finds 92% of them different at rtol 1e-7.
+    paths["noisy"] = os.path.join(work, f"f32_{n}x{n}_noisy.npy")
+    if not os.path.exists(paths["noisy"]):
+        a = np.load(paths["big"])
+        np.save(paths["noisy"], a * (1 + 1e-6 * rng.standard_normal(a.shape, dtype=np.float32)))
     paths["txt"] = paths["f64"][:-4] + ".txt"
     if not os.path.exists(paths["txt"]):
         np.savetxt(paths["txt"], np.load(paths["f64"]))
@@ -161,13 +201,18 @@ def cases(strider, paths, work):
             ("numpy stable", py(f"import numpy as np; np.save({out('n')!r}, np.sort(np.load({src!r}), axis={axis}, kind='stable'))"), out("n")),
             ("torch stable", py("import numpy as np, torch; " + torch_save.format(o=out("t"), expr=f"torch.sort(torch.from_numpy(np.load({src!r})), dim={axis}, stable=True).values")), out("t")),
         ]))
-    src = paths["flatf"]
-    count = np.load(src, mmap_mode="r").shape[0]
-    result.append((f"sort f32 flat {count}", [
-        ("strider", [strider, "sort", src, "-o", out("s")], out("s")),
-        ("numpy default", py(f"import numpy as np; np.save({out('n')!r}, np.sort(np.load({src!r})))"), out("n")),
-        ("numpy stable", py(f"import numpy as np; np.save({out('m')!r}, np.sort(np.load({src!r}), kind='stable'))"), out("m")),
-    ]))
+    for key, name in (("flatf", "f32"), ("flati", "i32"), ("flatd", "f64")):
+        src = paths[key]
+        count = np.load(src, mmap_mode="r").shape[0]
+        sort = f"import numpy as np; np.save({{o!r}}, np.sort(np.load({src!r}){{kind}}))"
+        cmds = [
+            ("strider", [strider, "sort", src, "-o", out("s")], out("s")),
+            ("numpy default", py(sort.format(o=out("n"), kind="")), out("n")),
+            ("numpy default, no AVX-512", no_avx512(py(sort.format(o=out("a"), kind=""))), out("a")),
+        ]
+        if key == "flatf":
+            cmds.append(("numpy stable", py(sort.format(o=out("m"), kind=", kind='stable'")), out("m")))
+        result.append((f"sort {name} flat {count}", cmds))
     src = paths["flati"]
     result.append((f"argsort i32 flat {count}", [
         ("strider", [strider, "sort", "--argsort", src, "-o", out("s")], out("s")),
@@ -204,7 +249,36 @@ def cases(strider, paths, work):
         ("numpy loadtxt", py(f"import numpy as np; np.save({out('n')!r}, np.loadtxt({src!r}))"), out("n")),
     ]))
     result += pipeline_cases(strider, paths, out)
+    result += issue32_cases(strider, paths, out)
     return result
+
+
+def no_avx512(argv):
+    """argv run with NumPy's AVX-512 dispatch turned off."""
+    return ["env", f"NPY_DISABLE_CPU_FEATURES={NO_AVX512}"] + argv
+
+
+def issue32_cases(strider, paths, out):
+    """compare of two different 256 MiB files against reading them, and
+    unique-consecutive of 64M int32 against NumPy's mask (issue 32)."""
+    a, b = paths["big"], paths["noisy"]
+    n = np.load(a, mmap_mode="r").shape[0]
+    runs = paths["runsi"]
+    count = np.load(runs, mmap_mode="r").shape[0]
+    mask = (f"import numpy as np; a = np.load({runs!r}); m = np.empty(len(a), bool); m[:1] = True; "
+            f"np.not_equal(a[1:], a[:-1], out=m[1:]); np.save({{o!r}}, a[m])")
+    return [
+        (f"compare f32 {n}x{n}, 92% different", [
+            # compare exits 1 when the arrays differ: that is success here.
+            ("strider", ["sh", "-c", f"{shlex.quote(strider)} compare {shlex.quote(a)} {shlex.quote(b)}; [ $? -eq 1 ]"], None),
+            ("cat A B", ["cat", a, b], None),
+        ]),
+        (f"unique-consecutive i32 {count} (runs of mean length 4)", [
+            ("strider", [strider, "unique-consecutive", runs, "-o", out("s")], out("s")),
+            ("numpy mask", py(mask.format(o=out("n"))), out("n")),
+            ("numpy mask, no AVX-512", no_avx512(py(mask.format(o=out("a")))), out("a")),
+        ]),
+    ]
 
 
 def pipeline_cases(strider, paths, out):
@@ -259,7 +333,11 @@ def main():
     ap.add_argument("--work", default="/tmp/strider-bench")
     ap.add_argument("--cases", default="", help="comma-separated substrings of case names")
     ap.add_argument("--quick", action="store_true", help="small inputs, for a smoke test")
+    ap.add_argument("--machine", action="store_true", help="print only the machine lines (bench.sh --scale and --remote)")
     args = ap.parse_args()
+    if args.machine:
+        print("\n".join(machine()))
+        return 0
     os.makedirs(args.work, exist_ok=True)
     strider = os.path.abspath(args.strider)
     paths = make_inputs(args.work, args.quick)
@@ -268,13 +346,14 @@ def main():
         keys = args.cases.split(",")
         todo = [c for c in todo if any(k in c[0] for k in keys)]
 
-    print(f"{time.strftime('%Y-%m-%d')}, {platform.node()}, {os.cpu_count()} cores, "
-          f"{platform.processor() or platform.machine()}, numpy {np.__version__}; "
-          + (f"median of {args.runs} alternating runs (wall, and CPU = user+sys), peak RSS per process" if args.runs
-             else "--runs 0: every command run once, outputs compared, nothing timed"))
+    for line in machine():
+        print(line + "  ")
+    print(f"{platform.node()}; " + (f"median of {args.runs} alternating runs (wall, and CPU = user+sys), peak RSS per process; "
+                                    "load: the 1-minute load average after the case's runs" if args.runs
+                                    else "--runs 0: every command run once, outputs compared, nothing timed"))
     print()
-    print("| case | command | median | vs strider | CPU | CPU vs strider | peak RSS |")
-    print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
+    print("| case | command | median | vs strider | CPU | CPU vs strider | peak RSS | load |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     failed = False
     for name, cmds in todo:
         rss = {}
@@ -297,10 +376,11 @@ def main():
                 cpus[label].append(c)
         base = statistics.median(times[cmds[0][0]])
         cbase = statistics.median(cpus[cmds[0][0]])
+        load = os.getloadavg()[0]
         for label, _, _ in cmds:
             med, cpu = statistics.median(times[label]), statistics.median(cpus[label])
             print(f"| {name} | {label} | {med * 1000:.1f} ms | {med / base:.2f}x | "
-                  f"{cpu * 1000:.1f} ms | {cpu / cbase:.2f}x | {rss[label]:.0f} MiB |")
+                  f"{cpu * 1000:.1f} ms | {cpu / cbase:.2f}x | {rss[label]:.0f} MiB | {load:.1f} |")
         sys.stdout.flush()
     return 1 if failed else 0
 

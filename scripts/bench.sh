@@ -17,6 +17,9 @@ trap 'rm -rf "$out"' EXIT
 # a tiny command's CPU time. The README's build command uses the same tag.
 # CGO_ENABLED=0: static, as the releases are (net/http would link libc's resolver).
 CGO_ENABLED=0 go build -tags urfave_cli_no_docs -o "$out/strider" .
+# The machine first (date, CPU, NumPy's SIMD line), so that every table
+# carries it; the default run's bench.py prints it itself.
+case "${1:-}" in --scale|--remote) "$PYTHON" scripts/bench.py --machine ;; esac
 if [ "${1:-}" = "--scale" ]; then
   shift
   "$PYTHON" scripts/bench_scale.py --strider "$out/strider" "$@"
