@@ -72,45 +72,53 @@ func Parse(b []byte) (*npy.TensorFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Offsets in order, from 0, without holes or overlap, ending at the
-	// end of the file; each tensor's size matching dtype x shape.
-	sort.SliceStable(tf.Tensors, func(i, j int) bool {
-		a, b := tf.Tensors[i], tf.Tensors[j]
-		return a.Loc.Begin < b.Loc.Begin || a.Loc.Begin == b.Loc.Begin && a.Loc.End < b.Loc.End
-	})
-	data := int64(len(b)) - 8 - int64(n)
-	at := int64(0)
-	for i := range tf.Tensors {
-		t := &tf.Tensors[i]
-		switch {
-		case t.Loc.Begin != at && t.Loc.Begin < at:
-			return nil, npy.Malformed("tensor %q: data_offsets [%d, %d] overlap the tensor before it, which ends at %d", t.Name, t.Loc.Begin, t.Loc.End, at)
-		case t.Loc.Begin != at:
-			return nil, npy.Malformed("tensor %q: data_offsets [%d, %d] leave a hole after byte %d", t.Name, t.Loc.Begin, t.Loc.End, at)
-		case t.Loc.End < t.Loc.Begin:
-			return nil, npy.Malformed("tensor %q: data_offsets [%d, %d] end before they begin", t.Name, t.Loc.Begin, t.Loc.End)
-		case t.Loc.End > data:
-			return nil, npy.Malformed("tensor %q: data_offsets [%d, %d] run past the end of the data (%d bytes)", t.Name, t.Loc.Begin, t.Loc.End, data)
-		}
-		if t.Err == nil {
-			want, ok := npy.CheckedNBytes(t.Shape, t.Loc.ItemSize)
-			if !ok {
-				return nil, npy.Malformed("tensor %q: shape %v overflows", t.Name, t.Shape)
-			}
-			if want != t.Loc.End-t.Loc.Begin {
-				return nil, npy.Malformed("tensor %q: %s of shape %v is %d bytes, but data_offsets [%d, %d] hold %d", t.Name, t.Stored, t.Shape, want, t.Loc.Begin, t.Loc.End, t.Loc.End-t.Loc.Begin)
-			}
-		}
-		at = t.Loc.End
-	}
-	if at != data {
-		return nil, npy.Malformed("safetensors file has %d bytes after its last tensor", data-at)
+	if err := checkLayout(tf, int64(len(b))-8-int64(n)); err != nil {
+		return nil, err
 	}
 	for i := range tf.Tensors {
 		tf.Tensors[i].Loc.Begin += 8 + int64(n)
 		tf.Tensors[i].Loc.End += 8 + int64(n)
 	}
 	return tf, nil
+}
+
+// checkLayout sorts tf's tensors by their offsets and checks them against
+// a data buffer of data bytes: in order, from 0, without holes or
+// overlap, ending at the end of the file; each tensor's size matching
+// dtype x shape.
+func checkLayout(tf *npy.TensorFile, data int64) error {
+	sort.SliceStable(tf.Tensors, func(i, j int) bool {
+		a, b := tf.Tensors[i], tf.Tensors[j]
+		return a.Loc.Begin < b.Loc.Begin || a.Loc.Begin == b.Loc.Begin && a.Loc.End < b.Loc.End
+	})
+	at := int64(0)
+	for i := range tf.Tensors {
+		t := &tf.Tensors[i]
+		switch {
+		case t.Loc.Begin != at && t.Loc.Begin < at:
+			return npy.Malformed("tensor %q: data_offsets [%d, %d] overlap the tensor before it, which ends at %d", t.Name, t.Loc.Begin, t.Loc.End, at)
+		case t.Loc.Begin != at:
+			return npy.Malformed("tensor %q: data_offsets [%d, %d] leave a hole after byte %d", t.Name, t.Loc.Begin, t.Loc.End, at)
+		case t.Loc.End < t.Loc.Begin:
+			return npy.Malformed("tensor %q: data_offsets [%d, %d] end before they begin", t.Name, t.Loc.Begin, t.Loc.End)
+		case t.Loc.End > data:
+			return npy.Malformed("tensor %q: data_offsets [%d, %d] run past the end of the data (%d bytes)", t.Name, t.Loc.Begin, t.Loc.End, data)
+		}
+		if t.Err == nil {
+			want, ok := npy.CheckedNBytes(t.Shape, t.Loc.ItemSize)
+			if !ok {
+				return npy.Malformed("tensor %q: shape %v overflows", t.Name, t.Shape)
+			}
+			if want != t.Loc.End-t.Loc.Begin {
+				return npy.Malformed("tensor %q: %s of shape %v is %d bytes, but data_offsets [%d, %d] hold %d", t.Name, t.Stored, t.Shape, want, t.Loc.Begin, t.Loc.End, t.Loc.End-t.Loc.Begin)
+			}
+		}
+		at = t.Loc.End
+	}
+	if at != data {
+		return npy.Malformed("safetensors file has %d bytes after its last tensor", data-at)
+	}
+	return nil
 }
 
 // DecodeHeader parses the JSON header strictly: one object,
@@ -166,11 +174,10 @@ func decodeObject(dec *json.Decoder, where string, field func(key string) error)
 		return npy.Malformed("%s is not a JSON object", where)
 	}
 	for dec.More() {
-		tok, err := dec.Token()
+		key, ok, err := nextString(dec, where)
 		if err != nil {
-			return jsonError(where, err)
+			return err
 		}
-		key, ok := tok.(string)
 		if !ok {
 			return npy.Malformed("%s is not valid JSON", where)
 		}
@@ -184,6 +191,16 @@ func decodeObject(dec *json.Decoder, where string, field func(key string) error)
 	return nil
 }
 
+// nextString reads dec's next token; ok is false when it is not a string.
+func nextString(dec *json.Decoder, where string) (s string, ok bool, err error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return "", false, jsonError(where, err)
+	}
+	s, ok = tok.(string)
+	return s, ok, nil
+}
+
 // decodeMetadata reads __metadata__: an object of strings.
 func decodeMetadata(dec *json.Decoder, tf *npy.TensorFile) error {
 	tf.Metadata = map[string]string{}
@@ -191,11 +208,10 @@ func decodeMetadata(dec *json.Decoder, tf *npy.TensorFile) error {
 		if _, dup := tf.Metadata[key]; dup {
 			return npy.Malformed("safetensors __metadata__ has the key %q twice", key)
 		}
-		tok, err := dec.Token()
+		s, ok, err := nextString(dec, "safetensors __metadata__")
 		if err != nil {
-			return jsonError("safetensors __metadata__", err)
+			return err
 		}
-		s, ok := tok.(string)
 		if !ok {
 			return npy.Malformed("safetensors __metadata__ %q is not a string", key)
 		}
@@ -218,11 +234,10 @@ func decodeTensorInfo(dec *json.Decoder, name string) (npy.Tensor, error) {
 		seen[key] = true
 		switch key {
 		case "dtype":
-			tok, err := dec.Token()
+			s, ok, err := nextString(dec, where)
 			if err != nil {
-				return jsonError(where, err)
+				return err
 			}
-			s, ok := tok.(string)
 			if !ok {
 				return npy.Malformed("%s: dtype is not a string", where)
 			}
@@ -258,17 +273,23 @@ func decodeTensorInfo(dec *json.Decoder, name string) (npy.Tensor, error) {
 	if len(t.Shape) > npy.MaxDims {
 		return npy.Tensor{}, npy.Malformed("%s has %d dimensions; NumPy allows at most %d", where, len(t.Shape), npy.MaxDims)
 	}
+	setDtype(&t, where)
+	return t, nil
+}
+
+// setDtype turns t.Stored, the format's dtype code, into the dtype strider
+// reads it as, or sets t.Err for a code strider does not read.
+func setDtype(t *npy.Tensor, where string) {
 	d, ok := safetensorsDtypes[t.Stored]
 	if !ok {
 		t.Err = npy.Unsupported("%s has dtype %q, which strider does not read (it reads BOOL, U8-U64, I8-I64, F16, F32, F64, C64, and BF16, F8_E4M3, F8_E5M2 widened to float32)", where, t.Stored)
-		return t, nil
+		return
 	}
 	t.Dtype, t.Loc.ItemSize, t.Loc.Widen, t.Widened = d.dtype, d.size, d.widen, d.widen != nil
 	if t.Stored = d.name; t.Stored == "" {
 		t.Stored = d.dtype.Name()
 	}
 	t.Major, t.Minor = 1, 0
-	return t, nil
 }
 
 // decodeUints reads a JSON array of integers in [0, MaxInt64]: no

@@ -145,40 +145,69 @@ func CheckName(name string) error {
 // (CheckName, unique) and sizes must match dtype × shape where the dtype's
 // size is known.
 func (h *Header) Encode() (prefix []byte, order []int, total int64, err error) {
+	ranks, err := h.checkEntries()
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	order = h.saveOrder(ranks)
+	j, dataSize := h.headerJSON(order)
+	if j.Len() > MaxHeader {
+		return nil, nil, 0, fmt.Errorf("the safetensors header would be %d bytes, over the format's limit of %d", j.Len(), MaxHeader)
+	}
+	prefix = binary.LittleEndian.AppendUint64(make([]byte, 0, 8+j.Len()), uint64(j.Len()))
+	prefix = append(prefix, j.Bytes()...)
+	return prefix, order, int64(len(prefix)) + dataSize, nil
+}
+
+// checkEntries checks each tensor's name (CheckName, unique), dtype and
+// size, and returns each one's dtype rank.
+func (h *Header) checkEntries() ([]int, error) {
 	seen := make(map[string]bool, len(h.Tensors))
 	ranks := make([]int, len(h.Tensors))
 	for i, t := range h.Tensors {
 		if err := CheckName(t.Name); err != nil {
-			return nil, nil, 0, err
+			return nil, err
 		}
 		if seen[t.Name] {
-			return nil, nil, 0, fmt.Errorf("two tensors are named \"%s\"", termsafe.Escape(t.Name))
+			return nil, fmt.Errorf("two tensors are named \"%s\"", termsafe.Escape(t.Name))
 		}
 		seen[t.Name] = true
 		r, ok := rank(t.Dtype)
 		if !ok {
-			return nil, nil, 0, npy.Unsupported("tensor \"%s\" has dtype %q, which safetensors does not know", termsafe.Escape(t.Name), t.Dtype)
+			return nil, npy.Unsupported("tensor \"%s\" has dtype %q, which safetensors does not know", termsafe.Escape(t.Name), t.Dtype)
 		}
 		ranks[i] = r
 		if size := ItemSize(t.Dtype); size > 0 {
 			want, ok := npy.CheckedNBytes(t.Shape, size)
 			if !ok || want != t.Size {
-				return nil, nil, 0, fmt.Errorf("tensor \"%s\": %s of shape %v is not %d bytes", termsafe.Escape(t.Name), t.Dtype, t.Shape, t.Size)
+				return nil, fmt.Errorf("tensor \"%s\": %s of shape %v is not %d bytes", termsafe.Escape(t.Name), t.Dtype, t.Shape, t.Size)
 			}
 		}
 	}
-	order = make([]int, len(h.Tensors))
+	return ranks, nil
+}
+
+// saveOrder is the order prepare puts the tensors in: descending dtype
+// rank, then name, bytewise.
+func (h *Header) saveOrder(ranks []int) []int {
+	order := make([]int, len(h.Tensors))
 	for i := range order {
 		order[i] = i
 	}
-	// prepare: descending dtype, then name.
 	slices.SortFunc(order, func(a, b int) int {
 		if ranks[a] != ranks[b] {
 			return ranks[b] - ranks[a]
 		}
 		return strings.Compare(h.Tensors[a].Name, h.Tensors[b].Name)
 	})
-	var j bytes.Buffer
+	return order
+}
+
+// headerJSON writes the header as serde_json's compact form, the
+// metadata first and then the tensors in order, padded with spaces to a
+// multiple of 8 bytes; dataSize is the bytes of all the tensors' data.
+func (h *Header) headerJSON(order []int) (j *bytes.Buffer, dataSize int64) {
+	j = new(bytes.Buffer)
 	j.WriteByte('{')
 	if h.HasMetadata {
 		j.WriteString(`"__metadata__":{`)
@@ -186,45 +215,47 @@ func (h *Header) Encode() (prefix []byte, order []int, total int64, err error) {
 			if i > 0 {
 				j.WriteByte(',')
 			}
-			escapeJSON(&j, m.Key)
+			escapeJSON(j, m.Key)
 			j.WriteByte(':')
-			escapeJSON(&j, m.Value)
+			escapeJSON(j, m.Value)
 		}
 		j.WriteByte('}')
 	}
 	var offset int64
 	for k, i := range order {
-		t := h.Tensors[i]
 		if k > 0 || h.HasMetadata {
 			j.WriteByte(',')
 		}
-		escapeJSON(&j, t.Name)
-		j.WriteString(`:{"dtype":`)
-		escapeJSON(&j, t.Dtype)
-		j.WriteString(`,"shape":[`)
-		for d, n := range t.Shape {
-			if d > 0 {
-				j.WriteByte(',')
-			}
-			j.WriteString(strconv.Itoa(n))
-		}
-		j.WriteString(`],"data_offsets":[`)
-		j.WriteString(strconv.FormatInt(offset, 10))
-		j.WriteByte(',')
-		offset += t.Size
-		j.WriteString(strconv.FormatInt(offset, 10))
-		j.WriteString("]}")
+		offset = writeTensorJSON(j, h.Tensors[i], offset)
 	}
 	j.WriteByte('}')
 	for j.Len()%8 != 0 {
 		j.WriteByte(' ')
 	}
-	if j.Len() > MaxHeader {
-		return nil, nil, 0, fmt.Errorf("the safetensors header would be %d bytes, over the format's limit of %d", j.Len(), MaxHeader)
+	return j, offset
+}
+
+// writeTensorJSON writes t's key and {"dtype":..,"shape":[..],
+// "data_offsets":[begin,end]} with its data at offset, and returns the
+// offset that follows its data.
+func writeTensorJSON(j *bytes.Buffer, t Entry, offset int64) int64 {
+	escapeJSON(j, t.Name)
+	j.WriteString(`:{"dtype":`)
+	escapeJSON(j, t.Dtype)
+	j.WriteString(`,"shape":[`)
+	for d, n := range t.Shape {
+		if d > 0 {
+			j.WriteByte(',')
+		}
+		j.WriteString(strconv.Itoa(n))
 	}
-	prefix = binary.LittleEndian.AppendUint64(make([]byte, 0, 8+j.Len()), uint64(j.Len()))
-	prefix = append(prefix, j.Bytes()...)
-	return prefix, order, int64(len(prefix)) + offset, nil
+	j.WriteString(`],"data_offsets":[`)
+	j.WriteString(strconv.FormatInt(offset, 10))
+	j.WriteByte(',')
+	offset += t.Size
+	j.WriteString(strconv.FormatInt(offset, 10))
+	j.WriteString("]}")
+	return offset
 }
 
 // escapeJSON writes s as serde_json writes a string (ser.rs,
