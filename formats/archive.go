@@ -1,7 +1,7 @@
 package formats
 
 import (
-	"archive/zip"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -54,18 +54,8 @@ func OpenArchive(spec string) (a *Archive, ok bool, err error) {
 		return nil, false, nil // FILE:NAME, or missing: Open says which
 	}
 	if fi.IsDir() {
-		entries, err := os.ReadDir(spec)
-		if err != nil {
-			return nil, true, openError(err)
-		}
-		a := &Archive{Path: spec, Kind: "folder", folder: true, Names: []string{}}
-		for _, e := range entries {
-			if name, ok := strings.CutSuffix(e.Name(), ".npy"); ok && !e.IsDir() {
-				a.Names = append(a.Names, name)
-			}
-		}
-		sort.Strings(a.Names)
-		return a, true, nil
+		a, err := folderArchive(spec)
+		return a, true, err
 	}
 	if !fi.Mode().IsRegular() {
 		return nil, false, nil // a pipe is read once, by Open: never opened here
@@ -74,11 +64,7 @@ func OpenArchive(spec string) (a *Archive, ok bool, err error) {
 		if err != nil {
 			return nil, true, err
 		}
-		a := &Archive{Path: spec, Kind: tf.Format}
-		for _, t := range tf.Tensors {
-			a.Names = append(a.Names, t.Name)
-		}
-		return a, true, nil
+		return tensorArchive(spec, tf, false), true, nil
 	}
 	f, err := os.Open(spec)
 	if err != nil {
@@ -89,13 +75,45 @@ func OpenArchive(spec string) (a *Archive, ok bool, err error) {
 	if n, _ := f.ReadAt(sig[:], 0); !isZip(sig[:n]) {
 		return nil, false, nil
 	}
-	zr, err := zip.NewReader(f, fi.Size())
+	a, err = npzArchive(spec, f, fi.Size(), false)
+	return a, true, err
+}
+
+// folderArchive lists the .npy files of the folder dir, by name.
+func folderArchive(dir string) (*Archive, error) {
+	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, true, npy.Malformed("not a valid .npz archive: %w", err)
+		return nil, openError(err)
 	}
-	a = &Archive{Path: spec, Kind: "npz"}
+	a := &Archive{Path: dir, Kind: "folder", folder: true, Names: []string{}}
+	for _, e := range entries {
+		if name, ok := strings.CutSuffix(e.Name(), ".npy"); ok && !e.IsDir() {
+			a.Names = append(a.Names, name)
+		}
+	}
+	sort.Strings(a.Names)
+	return a, nil
+}
+
+// tensorArchive is the archive of the tensor file spec, listed as tf (a
+// remote file's members are opened one by one as URL:NAME).
+func tensorArchive(spec string, tf *npy.TensorFile, isRemote bool) *Archive {
+	a := &Archive{Path: spec, Kind: tf.Format, remote: isRemote}
+	for _, t := range tf.Tensors {
+		a.Names = append(a.Names, t.Name)
+	}
+	return a
+}
+
+// npzArchive lists the .npz archive spec, whose file r is size bytes.
+func npzArchive(spec string, r io.ReaderAt, size int64, isRemote bool) (*Archive, error) {
+	zr, err := openNpzReader(r, size)
+	if err != nil {
+		return nil, err
+	}
+	a := &Archive{Path: spec, Kind: "npz", remote: isRemote}
 	for _, zf := range zr.File {
 		a.Names = append(a.Names, strings.TrimSuffix(zf.Name, ".npy"))
 	}
-	return a, true, nil
+	return a, nil
 }

@@ -57,14 +57,11 @@ func (a *Archive) openMember(name string, access npy.Access, headerOnly bool) (a
 		arr, err = npy.ReadMember(zf, headerOnly)
 		return arr, false, err
 	}
-	i, ok := mb.tensors[name]
-	switch {
-	case !ok:
-		return nil, false, fmt.Errorf("%s file has no tensor named %q (it holds %s)", a.Kind, name, mb.tf.NameList())
-	case i < 0:
-		return nil, false, npy.Malformed("%s file holds two tensors named %q", a.Kind, name)
+	t, err := a.indexedTensor(name)
+	if err != nil {
+		return nil, false, err
 	}
-	arr, onMapping, err = mb.tf.Tensors[i].Open(mb.m, headerOnly)
+	arr, onMapping, err = t.Open(mb.m, headerOnly)
 	return arr, onMapping && mb.mapped, err
 }
 
@@ -73,20 +70,15 @@ func (a *Archive) index() error {
 	if a.members != nil {
 		return nil
 	}
-	f, err := os.Open(a.Path)
+	f, fi, err := openLocal(a.Path)
 	if err != nil {
-		return openError(err)
-	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return openError(err)
+		return err
 	}
 	mb := &members{file: f}
 	if a.Kind == "npz" {
-		if mb.zr, err = zip.NewReader(f, fi.Size()); err != nil {
+		if mb.zr, err = openNpzReader(f, fi.Size()); err != nil {
 			f.Close()
-			return npy.Malformed("not a valid .npz archive: %w", err)
+			return err
 		}
 		mb.index = make(map[string]*zip.File, 2*len(mb.zr.File))
 		// npy.OpenMember's order: the exact name before name.npy, and of

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -267,15 +266,11 @@ func readIndex(loc string) ([]byte, error) {
 		}
 		return bytes.Clone(b), nil
 	}
-	f, err := os.Open(loc)
+	f, fi, err := openLocal(loc)
 	if err != nil {
-		return nil, openError(err)
+		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, openError(err)
-	}
 	if fi.IsDir() {
 		return nil, errors.New("is a directory, not the index of a sharded checkpoint")
 	}

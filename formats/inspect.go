@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strings"
 
 	"strider/formats/npy"
@@ -27,12 +26,8 @@ func Inspect(spec string, stdin io.Reader) ([]npy.Description, error) {
 		if stdin == nil {
 			return nil, errors.New("no standard input to read")
 		}
-		if f, ok := stdin.(*os.File); ok {
-			if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-				if off, err := f.Seek(0, io.SeekCurrent); err == nil && off == 0 {
-					return inspectFile(f, fi.Size(), "", false)
-				}
-			}
+		if f, size, ok := stdinFile(stdin); ok {
+			return inspectFile(f, size, "", false)
 		}
 		return inspectStream(stdin, "", false)
 	}
@@ -40,15 +35,11 @@ func Inspect(spec string, stdin io.Reader) ([]npy.Description, error) {
 		return inspectRemote(spec) // remote_open.go
 	}
 	path, member, hasMember := SplitSpec(spec)
-	f, err := os.Open(path)
+	f, fi, err := openLocal(path)
 	if err != nil {
-		return nil, openError(err)
+		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, openError(err)
-	}
 	switch {
 	case fi.IsDir():
 		return nil, errors.New("is a directory, not a .npy file")
@@ -65,9 +56,9 @@ func inspectFile(f io.ReaderAt, size int64, member string, hasMember bool) ([]np
 		return nil, fmt.Errorf("reading the file: %w", err)
 	}
 	if isZip(sig[:n]) {
-		zr, err := zip.NewReader(f, size)
+		zr, err := openNpzReader(f, size)
 		if err != nil {
-			return nil, npy.Malformed("not a valid .npz archive: %w", err)
+			return nil, err
 		}
 		return inspectArchive(zr, member, hasMember)
 	}
@@ -94,9 +85,9 @@ func inspectStream(r io.Reader, member string, hasMember bool) ([]npy.Descriptio
 		}
 		defer s.release() // the descriptions hold no bytes of it
 		archive := s.b
-		zr, err := zip.NewReader(bytes.NewReader(archive), int64(len(archive)))
+		zr, err := openNpzReader(bytes.NewReader(archive), int64(len(archive)))
 		if err != nil {
-			return nil, npy.Malformed("not a valid .npz archive: %w", err)
+			return nil, err
 		}
 		return inspectArchive(zr, member, hasMember)
 	}

@@ -47,12 +47,8 @@ func open(spec string, stdin io.Reader, access npy.Access, headerOnly bool) (*np
 			return nil, errors.New("no standard input to read")
 		}
 		// Standard input redirected from a file can be mapped like the file.
-		if f, ok := stdin.(*os.File); ok {
-			if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-				if off, err := f.Seek(0, io.SeekCurrent); err == nil && off == 0 {
-					return openFile(f, fi.Size(), "", false, access, headerOnly)
-				}
-			}
+		if f, size, ok := stdinFile(stdin); ok {
+			return openFile(f, size, "", false, access, headerOnly)
 		}
 		return openStream(stdin, "", false, headerOnly)
 	}
@@ -66,9 +62,9 @@ func open(spec string, stdin io.Reader, access npy.Access, headerOnly bool) (*np
 		access = npy.AccessSparse // a local file is mapped: its pages come in as they are read
 	}
 	path, member, hasMember := SplitSpec(spec)
-	f, err := os.Open(path)
+	f, fi, err := openLocal(path)
 	if err != nil {
-		return nil, openError(err)
+		return nil, err
 	}
 	var a *npy.Array
 	defer func() {
@@ -76,10 +72,6 @@ func open(spec string, stdin io.Reader, access npy.Access, headerOnly bool) (*np
 			f.Close()
 		}
 	}()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, openError(err)
-	}
 	switch {
 	case fi.IsDir():
 		return nil, errors.New("is a directory, not a .npy file")
@@ -89,6 +81,36 @@ func open(spec string, stdin io.Reader, access npy.Access, headerOnly bool) (*np
 	}
 	a, err = openFile(f, fi.Size(), member, hasMember, access, headerOnly)
 	return a, err
+}
+
+// stdinFile returns standard input when it is a regular file read from
+// its start (redirected from a file), which is then read as the file is.
+func stdinFile(stdin io.Reader) (f *os.File, size int64, ok bool) {
+	f, ok = stdin.(*os.File)
+	if !ok {
+		return nil, 0, false
+	}
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		if off, err := f.Seek(0, io.SeekCurrent); err == nil && off == 0 {
+			return f, fi.Size(), true
+		}
+	}
+	return nil, 0, false
+}
+
+// openLocal opens the local file at path and reads its FileInfo; an error
+// is openError's, and f is then closed.
+func openLocal(path string) (*os.File, os.FileInfo, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, openError(err)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, openError(err)
+	}
+	return f, fi, nil
 }
 
 // openError drops the *fs.PathError wrapper, whose path the caller already
@@ -114,24 +136,49 @@ func openFile(f *os.File, size int64, member string, hasMember bool, access npy.
 	if err != nil && err != io.EOF {
 		return nil, fmt.Errorf("reading the file: %w", err)
 	}
-	npyMagic := strings.HasPrefix(npy.Magic, string(sig[:n]))
-	if !npyMagic {
+	if !hasNpyMagic(sig[:n]) {
 		if a, ok, err := openTensorFile(f, size, member, hasMember, access, headerOnly); ok {
 			return a, err
 		}
 	}
-	switch {
-	case isZip(sig[:n]) || !npyMagic && strings.HasSuffix(strings.ToLower(f.Name()), ".npz"):
-		zr, err := zip.NewReader(f, size)
-		if err != nil {
-			return nil, npy.Malformed("not a valid .npz archive: %w", err)
-		}
-		return npy.OpenMember(zr, member, hasMember, headerOnly)
-	case hasMember:
-		return nil, npy.Malformed("not an .npz archive, so it has no member %q", member)
+	if a, ok, err := openAsNpz(f, size, f.Name(), sig[:n], member, hasMember, headerOnly); ok {
+		return a, err
 	}
-
 	return npy.OpenFile(f, size, access, headerOnly)
+}
+
+// hasNpyMagic reports whether sig, a file's first bytes, could start a
+// .npy file: Open's test, on the first four bytes.
+func hasNpyMagic(sig []byte) bool {
+	return strings.HasPrefix(npy.Magic, string(sig[:min(len(sig), 4)]))
+}
+
+// openAsNpz opens member (or the only one) of r, size bytes, as an .npz
+// archive when its first bytes (sig) or its name say it is one; ok is
+// false when r is a .npy file instead, which has no member to name.
+func openAsNpz(r io.ReaderAt, size int64, name string, sig []byte, member string, hasMember, headerOnly bool) (a *npy.Array, ok bool, err error) {
+	switch {
+	case isZip(sig) || !hasNpyMagic(sig) && strings.HasSuffix(strings.ToLower(name), ".npz"):
+		zr, err := openNpzReader(r, size)
+		if err != nil {
+			return nil, true, err
+		}
+		a, err := npy.OpenMember(zr, member, hasMember, headerOnly)
+		return a, true, err
+	case hasMember:
+		return nil, true, npy.Malformed("not an .npz archive, so it has no member %q", member)
+	}
+	return nil, false, nil
+}
+
+// openNpzReader reads the zip directory of r, an .npz archive of size
+// bytes.
+func openNpzReader(r io.ReaderAt, size int64) (*zip.Reader, error) {
+	zr, err := zip.NewReader(r, size)
+	if err != nil {
+		return nil, npy.Malformed("not a valid .npz archive: %w", err)
+	}
+	return zr, nil
 }
 
 // openStream reads an array from a stream that can be read only once.
@@ -176,9 +223,9 @@ func openArchiveBytes(b []byte, member string, hasMember bool, headerOnly bool) 
 	if !isZip(b) {
 		return nil, false, npy.Malformed("not a .npy file, an .npz archive or a tensor file")
 	}
-	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
+	zr, err := openNpzReader(bytes.NewReader(b), int64(len(b)))
 	if err != nil {
-		return nil, false, npy.Malformed("not a valid .npz archive: %w", err)
+		return nil, false, err
 	}
 	a, err = npy.OpenMember(zr, member, hasMember, headerOnly) // its data is read into a buffer of its own
 	return a, false, err
@@ -192,15 +239,11 @@ func MapBytes(path string) ([]byte, func(), error) {
 	if remote.IsURL(path) {
 		return remoteBytes(path) // remote_open.go
 	}
-	f, err := os.Open(path)
+	f, fi, err := openLocal(path)
 	if err != nil {
-		return nil, nil, openError(err)
+		return nil, nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, nil, openError(err)
-	}
 	if fi.IsDir() {
 		return nil, nil, errors.New("is a directory, not a text file")
 	}

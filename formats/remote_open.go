@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
-	"strings"
 	"sync"
 
 	"strider/formats/npy"
@@ -160,37 +159,43 @@ func openRanged(f *remote.File, member string, hasMember, lazy, headerOnly bool)
 	return a, a != nil && a.HasSource(), err
 }
 
+// openRangedArray is openRanged's array: the file's kind is told by its
+// first bytes (and, for a zip, its directory), as for a local file.
 func openRangedArray(f *remote.File, member string, hasMember, lazy, headerOnly bool) (*npy.Array, error) {
 	sig, err := readSig(f)
 	if err != nil {
 		return nil, err
 	}
-	npyMagic := strings.HasPrefix(npy.Magic, string(sig[:min(len(sig), 4)]))
-	if kind := remoteKind(f, sig); !npyMagic && kind != notTensorFile {
-		tf, err := tensorIndex(f, kind)
-		if err != nil {
-			return nil, err
-		}
-		t, err := tf.Pick(member, hasMember)
-		if err != nil {
-			return nil, err
-		}
-		a, src, later, err := openRangedTensor(f, t, lazy, headerOnly)
-		if src != nil {
-			a.OwnSource(src, later)
-		}
+	if kind := remoteKind(f, sig); !hasNpyMagic(sig) && kind != notTensorFile {
+		return openRangedMember(f, kind, member, hasMember, lazy, headerOnly)
+	}
+	if a, ok, err := openAsNpz(f, f.Size(), f.Name(), sig, member, hasMember, headerOnly); ok {
 		return a, err
 	}
-	if isZip(sig) || !npyMagic && strings.HasSuffix(strings.ToLower(f.Name()), ".npz") {
-		zr, err := zip.NewReader(f, f.Size())
-		if err != nil {
-			return nil, npy.Malformed("not a valid .npz archive: %w", err)
-		}
-		return npy.OpenMember(zr, member, hasMember, headerOnly)
+	return openRangedNpy(f, lazy, headerOnly)
+}
+
+// openRangedMember opens the tensor member names (or the only one) of f,
+// a ranged remote tensor file of the given kind.
+func openRangedMember(f *remote.File, kind tensorKind, member string, hasMember, lazy, headerOnly bool) (*npy.Array, error) {
+	tf, err := tensorIndex(f, kind)
+	if err != nil {
+		return nil, err
 	}
-	if hasMember {
-		return nil, npy.Malformed("not an .npz archive, so it has no member %q", member)
+	t, err := tf.Pick(member, hasMember)
+	if err != nil {
+		return nil, err
 	}
+	a, src, later, err := openRangedTensor(f, t, lazy, headerOnly)
+	if src != nil {
+		a.OwnSource(src, later)
+	}
+	return a, err
+}
+
+// openRangedNpy opens f, a ranged remote .npy file: its header is read
+// alone, and its data fetched whole unless lazy, where it lies in place.
+func openRangedNpy(f *remote.File, lazy, headerOnly bool) (*npy.Array, error) {
 	d, err := npy.Describe(io.NewSectionReader(f, 0, f.Size()), f.Size(), "file")
 	switch {
 	case err != nil:
@@ -312,56 +317,58 @@ func listRemoteTensors(spec string) (tf *npy.TensorFile, ok bool, err error) {
 	if err != nil {
 		return nil, true, err
 	}
-	handed := false
-	defer func() {
-		if !handed {
-			f.Close()
-		}
-	}()
-	var b []byte
-	if f.Ranged() {
-		sig, err := readSig(f)
-		if err != nil {
+	if !f.Ranged() {
+		defer f.Close()
+		return listStreamTensors(f, u, member, hasMember)
+	}
+	sig, err := readSig(f)
+	if err != nil {
+		f.Close()
+		return nil, true, err
+	}
+	kind := remoteKind(f, sig)
+	if kind == notTensorFile || hasNpyMagic(sig) {
+		handOn(u, f) // what Inspect or Open reads next
+		return nil, false, nil
+	}
+	defer f.Close()
+	if tf, err = tensorIndex(f, kind); err != nil {
+		return nil, true, err
+	}
+	return listed(tf, u, member, hasMember)
+}
+
+// listStreamTensors is listRemoteTensors for f, the remote file of u
+// from a server that ignores Range: a tensor file is read whole.
+func listStreamTensors(f *remote.File, u, member string, hasMember bool) (tf *npy.TensorFile, ok bool, err error) {
+	body, err := f.Stream()
+	if err != nil {
+		return nil, true, err
+	}
+	defer body.Close()
+	br := bufio.NewReader(body)
+	head, _ := br.Peek(probeLen)
+	switch k := sniffTensorFile(head); {
+	case k == torchLegacyFile:
+		_, err := parseTensorFile(k, head)
+		return nil, true, err
+	case !looksLikeTensorFile(head):
+		return nil, false, nil
+	}
+	s, err := readStream(br, "the remote file", true)
+	if err != nil {
+		if sniffTensorFile(head) == safetensorsFile {
 			return nil, true, err
 		}
-		kind := remoteKind(f, sig)
-		if kind == notTensorFile || strings.HasPrefix(npy.Magic, string(sig[:min(len(sig), 4)])) {
-			handOn(u, f) // what Inspect or Open reads next
-			handed = true
-			return nil, false, nil
-		}
-		if tf, err = tensorIndex(f, kind); err != nil {
-			return nil, true, err
-		}
-	} else {
-		body, err := f.Stream()
-		if err != nil {
-			return nil, true, err
-		}
-		defer body.Close()
-		br := bufio.NewReader(body)
-		head, _ := br.Peek(probeLen)
-		switch k := sniffTensorFile(head); {
-		case k == torchLegacyFile:
-			_, err := parseTensorFile(k, head)
-			return nil, true, err
-		case !looksLikeTensorFile(head):
-			return nil, false, nil
-		}
-		s, err := readStream(br, "the remote file", true)
-		if err != nil {
-			if sniffTensorFile(head) == safetensorsFile {
-				return nil, true, err
-			}
-			return nil, false, nil // a broken zip is no torch.save file: Open says what is wrong
-		}
-		defer s.release()
-		if b = s.b; sniffTensorFile(b) == notTensorFile {
-			return nil, false, nil
-		}
-		if tf, err = parseTensorFile(sniffTensorFile(b), b); err != nil {
-			return nil, true, err
-		}
+		return nil, false, nil // a broken zip is no torch.save file: Open says what is wrong
+	}
+	defer s.release()
+	b := s.b
+	if sniffTensorFile(b) == notTensorFile {
+		return nil, false, nil
+	}
+	if tf, err = parseTensorFile(sniffTensorFile(b), b); err != nil {
+		return nil, true, err
 	}
 	return listed(tf, u, member, hasMember)
 }
@@ -401,11 +408,7 @@ func openRemoteArchive(spec string) (*Archive, bool, error) {
 	case ok && err != nil:
 		return nil, true, err
 	case ok:
-		a := &Archive{Path: spec, Kind: tf.Format, remote: true}
-		for _, t := range tf.Tensors {
-			a.Names = append(a.Names, t.Name)
-		}
-		return a, true, nil
+		return tensorArchive(spec, tf, true), true, nil
 	}
 	f, err := openRemoteFile(spec)
 	if err != nil {
@@ -419,13 +422,6 @@ func openRemoteArchive(spec string) (*Archive, bool, error) {
 	if err != nil || !isZip(sig) {
 		return nil, false, err
 	}
-	zr, err := zip.NewReader(f, f.Size())
-	if err != nil {
-		return nil, true, npy.Malformed("not a valid .npz archive: %w", err)
-	}
-	a := &Archive{Path: spec, Kind: "npz", remote: true}
-	for _, zf := range zr.File {
-		a.Names = append(a.Names, strings.TrimSuffix(zf.Name, ".npy"))
-	}
-	return a, true, nil
+	a, err := npzArchive(spec, f, f.Size(), true)
+	return a, true, err
 }

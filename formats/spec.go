@@ -6,9 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"runtime"
-	"strings"
 
-	"strider/formats/npy"
 	"strider/formats/remote"
 	"strider/formats/torch"
 )
@@ -91,7 +89,7 @@ func TensorFormat(path string) string {
 	n, _ := io.ReadFull(f, head)
 	head = head[:n]
 	// Open's test: the first four bytes could start a .npy file.
-	if strings.HasPrefix(npy.Magic, string(head[:min(n, 4)])) {
+	if hasNpyMagic(head) {
 		return ""
 	}
 	switch sniffTensorFile(head) {

@@ -27,18 +27,28 @@ func (a *Archive) entry(name string) (holder *Archive, t *npy.Tensor, err error)
 	if err := a.index(); err != nil {
 		return nil, nil, err
 	}
-	mb := a.members
-	if mb.tf == nil {
+	if a.members.tf == nil {
 		return nil, nil, nil
 	}
+	t, err = a.indexedTensor(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	return a, t, nil
+}
+
+// indexedTensor is the entry of tensor name in the index of the
+// archive's tensor file (a.members.tf).
+func (a *Archive) indexedTensor(name string) (*npy.Tensor, error) {
+	mb := a.members
 	i, ok := mb.tensors[name]
 	switch {
 	case !ok:
-		return nil, nil, fmt.Errorf("%s file has no tensor named %q (it holds %s)", a.Kind, name, mb.tf.NameList())
+		return nil, fmt.Errorf("%s file has no tensor named %q (it holds %s)", a.Kind, name, mb.tf.NameList())
 	case i < 0:
-		return nil, nil, npy.Malformed("%s file holds two tensors named %q", a.Kind, name)
+		return nil, npy.Malformed("%s file holds two tensors named %q", a.Kind, name)
 	}
-	return a, &mb.tf.Tensors[i], nil
+	return &mb.tf.Tensors[i], nil
 }
 
 // Tensor returns the index entry of member name of a .safetensors or
