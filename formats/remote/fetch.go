@@ -37,6 +37,23 @@ func (f *File) fetch(spans []span, p Progress) error {
 	if !f.ranged {
 		return errors.New("the server does not read ranges: the file is a stream")
 	}
+	todo, total := f.plan(spans)
+	if len(todo) == 0 {
+		return nil
+	}
+	var done atomic.Int64
+	if p != nil && total >= progressMin {
+		stop := p(total, &done)
+		defer stop()
+	}
+	return f.fetchRanges(todo, &done)
+}
+
+// plan turns spans into the requests that fill them: what lies within
+// Gap is coalesced, and only what is missing asked for, in ranges of
+// Chunk at most; total is the bytes they ask for. A missing range of
+// hugeFetch or more is advised to the kernel as huge pages.
+func (f *File) plan(spans []span) (todo []span, total int64) {
 	spans = slices.DeleteFunc(spans, func(s span) bool { return s.hi <= s.lo })
 	slices.SortFunc(spans, func(a, b span) int {
 		switch {
@@ -47,8 +64,6 @@ func (f *File) fetch(spans []span, p Progress) error {
 		}
 		return 0
 	})
-	// Coalesce what lies within Gap, then ask only for what is missing,
-	// in chunks.
 	var merged []span
 	for _, s := range spans {
 		if n := len(merged); n > 0 && s.lo <= merged[n-1].hi+f.c.opt.Gap {
@@ -57,8 +72,6 @@ func (f *File) fetch(spans []span, p Progress) error {
 		}
 		merged = append(merged, s)
 	}
-	var todo []span
-	var total int64
 	chunk := max(f.c.opt.Chunk, 1)
 	for _, s := range merged {
 		for _, m := range f.missing(s) {
@@ -71,16 +84,12 @@ func (f *File) fetch(spans []span, p Progress) error {
 			}
 		}
 	}
-	if len(todo) == 0 {
-		return nil
-	}
-	var done atomic.Int64
-	if p != nil && total >= progressMin {
-		stop := p(total, &done)
-		defer stop()
-	}
-	// Parallel workers take the ranges in order; the first error stops
-	// them all.
+	return todo, total
+}
+
+// fetchRanges fetches the ranges todo with Options.Parallel workers, which
+// take them in order; the first error stops them all.
+func (f *File) fetchRanges(todo []span, done *atomic.Int64) error {
 	var next atomic.Int64
 	var failed atomic.Bool
 	var first error
@@ -96,7 +105,7 @@ func (f *File) fetch(spans []span, p Progress) error {
 					return
 				}
 				s := todo[i]
-				if err := f.fetchRange(s, &done); err != nil {
+				if err := f.fetchRange(s, done); err != nil {
 					once.Do(func() { first = err })
 					failed.Store(true)
 					return
