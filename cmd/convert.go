@@ -164,7 +164,7 @@ func (j convertJob) names(ar *formats.Archive) ([]string, error) {
 		names = append(names, n)
 	}
 	if j.globSet && len(names) == 0 {
-		return nil, usagef("--member %q matches no tensor of %s (it holds %s)", j.glob, termsafe.Escape(displayName(j.in)), listNames(ar.Names))
+		return nil, usagef("--member %q matches no tensor of %s (it holds %s)", j.glob, termsafe.Escape(displayName(j.in)), npy.QuotedNameList(ar.Names))
 	}
 	return names, nil
 }
@@ -495,23 +495,6 @@ func (j convertJob) reportWidened(e *env, ts []convertTensor) error {
 		list = strings.Join(dtypes[:n-1], ", ") + " or " + dtypes[n-1]
 	}
 	_, err := fmt.Fprintf(e.stderr, "strider: convert: %d %s widened exactly to float32, as %s has no %s: %s\n",
-		len(names), plural(len(names), "tensor"), what, list, listNames(names))
+		len(names), plural(len(names), "tensor"), what, list, npy.QuotedNameList(names))
 	return err
-}
-
-// listNames names tensors for a message, at most ten, escaped for the
-// terminal.
-func listNames(names []string) string {
-	if len(names) == 0 {
-		return "no tensors"
-	}
-	var out []string
-	for i, n := range names {
-		if i == 10 {
-			out = append(out, fmt.Sprintf("and %d more", len(names)-10))
-			break
-		}
-		out = append(out, `"`+termsafe.Escape(n)+`"`)
-	}
-	return strings.Join(out, ", ")
 }

@@ -109,22 +109,12 @@ func (j infoJob) run(e *env) error {
 		errorLine(e.stderr, "info", fmt.Errorf("%s: %s", displayName(label), termsafe.Escape(err.Error())))
 	}
 	for _, spec := range j.specs {
-		if tensors, ok, err := formats.ListSharded(spec); ok {
+		if show, ok, err := j.listing(e.stdout, enc, spec); ok {
 			if err != nil {
 				fail(spec, err)
 				continue
 			}
-			if err := printSharded(e.stdout, enc, j.json, spec, tensors); err != nil {
-				return err
-			}
-			continue
-		}
-		if tf, ok, err := formats.ListTensors(spec); ok {
-			if err != nil {
-				fail(spec, err)
-				continue
-			}
-			if err := printTensors(e.stdout, enc, j.json, spec, tf); err != nil {
+			if err := show(); err != nil {
 				return err
 			}
 			continue
@@ -154,6 +144,19 @@ func (j infoJob) run(e *env) error {
 		return errReported
 	}
 	return nil
+}
+
+// listing lists spec from its index when it is a sharded checkpoint or a
+// tensor file (ok): show writes what was listed, unless err says why it
+// could not be.
+func (j infoJob) listing(w io.Writer, enc *json.Encoder, spec string) (show func() error, ok bool, err error) {
+	if tensors, ok, err := formats.ListSharded(spec); ok {
+		return func() error { return printSharded(w, enc, j.json, spec, tensors) }, true, err
+	}
+	if tf, ok, err := formats.ListTensors(spec); ok {
+		return func() error { return printTensors(w, enc, j.json, spec, tf) }, true, err
+	}
+	return nil, false, nil
 }
 
 func printInfo(w io.Writer, enc *json.Encoder, asJSON bool, spec string, d npy.Description) error {

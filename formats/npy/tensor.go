@@ -139,6 +139,22 @@ func (tf *TensorFile) NameList() string {
 // NameList names tensors for an error message: at most ten, then how many
 // more, with what a terminal would act on escaped and an empty name as "".
 func NameList(names []string) string {
+	return nameList(names, func(n string) string {
+		if n == "" {
+			return `""`
+		}
+		return termsafe.Escape(n) // the file's, shown on a terminal
+	})
+}
+
+// QuotedNameList is NameList with every name in double quotes.
+func QuotedNameList(names []string) string {
+	return nameList(names, func(n string) string { return `"` + termsafe.Escape(n) + `"` })
+}
+
+// nameList lists at most ten names, each as show writes it, then how
+// many more.
+func nameList(names []string, show func(string) string) string {
 	if len(names) == 0 {
 		return "no tensors"
 	}
@@ -148,11 +164,7 @@ func NameList(names []string) string {
 			out = append(out, fmt.Sprintf("and %d more", len(names)-10))
 			break
 		}
-		if n == "" {
-			out = append(out, `""`)
-		} else {
-			out = append(out, termsafe.Escape(n)) // the file's, shown on a terminal
-		}
+		out = append(out, show(n))
 	}
 	return strings.Join(out, ", ")
 }

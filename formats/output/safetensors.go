@@ -7,8 +7,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"strider/formats/npy"
 	"strider/formats/safetensors"
@@ -70,18 +68,11 @@ func checkArchive(path string, isSafetensors bool) error {
 // splitMemberOutput). A '/' or a '\' is a name's own: no unzip ever
 // extracts a tensor.
 func checkTensorName(name string) error {
-	bad := func(why string) error {
-		return fmt.Errorf("tensor name \"%s\" %s", termsafe.Escape(name), why)
+	if err := checkNameText("tensor", "FILE.safetensors:NAME", name); err != nil {
+		return err
 	}
-	switch {
-	case name == "":
-		return errors.New("no tensor name after the ':' (-o FILE.safetensors:NAME)")
-	case !utf8.ValidString(name):
-		return bad("is not UTF-8")
-	case strings.IndexFunc(name, unicode.IsControl) >= 0:
-		return bad("holds a control character")
-	case strings.ContainsRune(name, ':'):
-		return bad("holds a ':', which would leave unclear where the file's name ends")
+	if strings.ContainsRune(name, ':') {
+		return badName("tensor", name, "holds a ':', which would leave unclear where the file's name ends")
 	}
 	return safetensors.CheckName(name)
 }

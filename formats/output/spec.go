@@ -1,7 +1,6 @@
 package output
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"unicode"
@@ -52,16 +51,11 @@ func isNpzPath(path string) bool {
 // component, a ':' (see splitMemberOutput), and one whose entry "NAME.npy"
 // is longer than a zip entry name may be. Errors name it escaped.
 func checkMemberName(name string) error {
-	bad := func(why string) error {
-		return fmt.Errorf("member name \"%s\" %s", termsafe.Escape(name), why)
+	if err := checkNameText("member", "FILE.npz:NAME", name); err != nil {
+		return err
 	}
+	bad := func(why string) error { return badName("member", name, why) }
 	switch {
-	case name == "":
-		return errors.New("no member name after the ':' (-o FILE.npz:NAME)")
-	case !utf8.ValidString(name):
-		return bad("is not UTF-8")
-	case strings.IndexFunc(name, unicode.IsControl) >= 0:
-		return bad("holds a control character")
 	case strings.ContainsRune(name, '\\'):
 		return bad(`holds a backslash, which unzip on Windows reads as a folder separator`)
 	case strings.ContainsRune(name, ':'):
@@ -82,6 +76,27 @@ func checkMemberName(name string) error {
 		}
 	}
 	return nil
+}
+
+// checkNameText refuses what a member's and a tensor's name (what) given
+// on the command line share: none after the ':' (-o example), bytes that
+// are not UTF-8, a control character (a terminal would act on it).
+func checkNameText(what, example, name string) error {
+	switch {
+	case name == "":
+		return fmt.Errorf("no %s name after the ':' (-o %s)", what, example)
+	case !utf8.ValidString(name):
+		return badName(what, name, "is not UTF-8")
+	case strings.IndexFunc(name, unicode.IsControl) >= 0:
+		return badName(what, name, "holds a control character")
+	}
+	return nil
+}
+
+// badName refuses name, a member's or a tensor's (what), for why; the
+// name is escaped.
+func badName(what, name, why string) error {
+	return fmt.Errorf("%s name \"%s\" %s", what, termsafe.Escape(name), why)
 }
 
 // OutputFile is the file an output path writes: the archive of

@@ -620,14 +620,11 @@ func (u *unpickler) stackGlobal() error {
 
 // reduce is REDUCE: the global below calls the tuple on top (see call).
 func (u *unpickler) reduce() error {
-	args, err := u.pop()
+	fa, err := u.popN(2)
 	if err != nil {
 		return err
 	}
-	fn, err := u.pop()
-	if err != nil {
-		return err
-	}
+	fn, args := fa[0], fa[1]
 	t, ok := args.(pkTuple)
 	if !ok {
 		return u.errorf("REDUCE with %s arguments", pkTypeName(args))
@@ -642,14 +639,11 @@ func (u *unpickler) reduce() error {
 // newObj is NEWOBJ, admitted only as torch.nn.Parameter(tensor, ...),
 // which is the tensor.
 func (u *unpickler) newObj() error {
-	args, err := u.pop()
+	ca, err := u.popN(2)
 	if err != nil {
 		return err
 	}
-	cls, err := u.pop()
-	if err != nil {
-		return err
-	}
+	cls, args := ca[0], ca[1]
 	t, ok := args.(pkTuple)
 	if g, isGlobal := cls.(pkGlobal); !ok || !isGlobal || g != (pkGlobal{"torch.nn.parameter", "Parameter"}) {
 		return u.errorf("NEWOBJ of %s: only torch.nn.Parameter is admitted", pkTypeName(cls))

@@ -1,11 +1,6 @@
 package sysmem
 
-import (
-	"math"
-	"os"
-
-	"golang.org/x/sys/unix"
-)
+import "golang.org/x/sys/unix"
 
 // MemAvailable is not read on macOS (no MemAvailable figure without the
 // private host statistics): no allocation is refused up front.
@@ -18,13 +13,5 @@ func FreeSpace(dir string) (int64, bool) {
 	if err := unix.Statfs(dir, &st); err != nil {
 		return 0, false
 	}
-	blocks := st.Bavail
-	if os.Geteuid() == 0 {
-		blocks = st.Bfree
-	}
-	bsize := uint64(st.Bsize)
-	if bsize == 0 || blocks > math.MaxInt64/bsize {
-		return math.MaxInt64, true
-	}
-	return int64(blocks * bsize), true
+	return freeBytes(st.Bavail, st.Bfree, int64(st.Bsize)), true
 }

@@ -217,12 +217,5 @@ func FreeSpace(dir string) (int64, bool) {
 	if err := syscall.Statfs(dir, &st); err != nil {
 		return 0, false
 	}
-	blocks := st.Bavail
-	if os.Geteuid() == 0 {
-		blocks = st.Bfree
-	}
-	if st.Bsize <= 0 || blocks > uint64(math.MaxInt64/st.Bsize) {
-		return math.MaxInt64, true
-	}
-	return int64(blocks) * st.Bsize, true
+	return freeBytes(st.Bavail, st.Bfree, st.Bsize), true
 }
