@@ -20,13 +20,16 @@ const (
 	ufFmin
 	ufOr  // logical_or on bools (np.any)
 	ufAnd // logical_and on bools (np.all)
+	// ufRange folds float32 or float64 into the least and the greatest
+	// value of each output, by value (reduce_extreme.go): no NumPy ufunc.
+	ufRange
 )
 
 // hasIdentity reports whether NumPy starts the result at the ufunc's
 // identity; maximum and friends start at each output's first element and
 // refuse an empty reduction.
 func (u ufuncKind) hasIdentity() bool {
-	return u == ufAdd || u == ufMultiply || u == ufOr || u == ufAnd
+	return u == ufAdd || u == ufMultiply || u == ufOr || u == ufAnd || u == ufRange
 }
 
 // stage turns a chunk of values into the next dtype's values; pos is the

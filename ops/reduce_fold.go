@@ -30,13 +30,6 @@ type foldKernel struct {
 	// separate calls may be taken in any order, on any thread.
 	partial func(vals []byte, f *fpFlags) [2]uint64
 	combine func(acc []byte, pos int, p [2]uint64, f *fpFlags)
-	// valuePartial and valueCombine, when set, fold by value alone (float
-	// minima and maxima): valuePartial is false for a call whose value
-	// does not settle the result's bits (it holds a NaN), valueCombine for
-	// a result that needs NumPy's exact order (a NaN, or a zero, whose sign
-	// that order picks). Such results are redone by call.
-	valuePartial func(vals []byte) ([2]uint64, bool)
-	valueCombine func(acc []byte, pos int, p [2]uint64) bool
 }
 
 // typed views b as a []T (b is aligned for T).
@@ -52,6 +45,12 @@ func typed[T any](b []byte) []T {
 // kernelFor returns the inner loop of uf for loop dtype d.
 func kernelFor(uf ufuncKind, d dtype.Dtype) (foldKernel, error) {
 	switch {
+	case uf == ufRange && d.Kind == 'f' && d.Size == 4:
+		return rangeKernel[int32](), nil
+	case uf == ufRange && d.Kind == 'f' && d.Size == 8:
+		return rangeKernel[int64](), nil
+	case uf == ufRange:
+		return foldKernel{}, fmt.Errorf("no range loop for %s", d.Name())
 	case d.Kind == 'b':
 		return boolKernel(uf), nil
 	case d.Kind == 'i':
@@ -218,21 +217,6 @@ func floatMinMax[T float](k *foldKernel, uf ufuncKind) {
 			a[pos] = scalarUnrollMinMax(a[pos], xs, op)
 		}
 	}
-	k.valuePartial = func(vals []byte) ([2]uint64, bool) {
-		m, ok := extremeOf(typed[T](vals), isMax)
-		return [2]uint64{u64(m)}, ok
-	}
-	k.valueCombine = func(acc []byte, pos int, p [2]uint64) bool {
-		a := typed[T](acc)
-		m := fromU64[T](p[0])
-		if a[pos] != a[pos] || m != m {
-			return false
-		}
-		if isMax == (a[pos] < m) {
-			a[pos] = m
-		}
-		return a[pos] != 0
-	}
 	k.row = func(acc []byte, pos, step int, vals []byte, f *fpFlags) {
 		a := typed[T](acc)
 		xs := typed[T](vals)
@@ -284,65 +268,24 @@ func floatMinMax[T float](k *foldKernel, uf ufuncKind) {
 	}
 }
 
-// extremeOf is the greatest (isMax) or least of xs, and false when xs is
-// empty or holds a NaN.
+// extremeOf is the greatest (isMax) or least of xs by value (a zero of
+// either sign), and false when xs is empty or holds a NaN.
 func extremeOf[T float](xs []T, isMax bool) (T, bool) {
 	if len(xs) == 0 {
 		return 0, false
 	}
-	m0, m1, m2, m3 := xs[0], xs[0], xs[0], xs[0]
-	nan := false
-	i := 0
-	if isMax {
-		for ; i+4 <= len(xs); i += 4 {
-			b := xs[i : i+4 : i+4]
-			nan = nan || b[0] != b[0] || b[1] != b[1] || b[2] != b[2] || b[3] != b[3]
-			if b[0] > m0 {
-				m0 = b[0]
-			}
-			if b[1] > m1 {
-				m1 = b[1]
-			}
-			if b[2] > m2 {
-				m2 = b[2]
-			}
-			if b[3] > m3 {
-				m3 = b[3]
-			}
-		}
-		for ; i < len(xs); i++ {
-			nan = nan || xs[i] != xs[i]
-			if xs[i] > m0 {
-				m0 = xs[i]
-			}
-		}
-		m0 = max(m0, m1, m2, m3)
-		return m0, !nan && m0 == m0
+	if f, ok := any(xs).([]float32); ok {
+		m, ok := keyExtreme(typed[int32](rawBytes(f)), isMax)
+		return T(math.Float32frombits(uint32(m))), ok
 	}
-	for ; i+4 <= len(xs); i += 4 {
-		b := xs[i : i+4 : i+4]
-		nan = nan || b[0] != b[0] || b[1] != b[1] || b[2] != b[2] || b[3] != b[3]
-		if b[0] < m0 {
-			m0 = b[0]
-		}
-		if b[1] < m1 {
-			m1 = b[1]
-		}
-		if b[2] < m2 {
-			m2 = b[2]
-		}
-		if b[3] < m3 {
-			m3 = b[3]
-		}
-	}
-	for ; i < len(xs); i++ {
-		nan = nan || xs[i] != xs[i]
-		if xs[i] < m0 {
-			m0 = xs[i]
-		}
-	}
-	m0 = min(m0, m1, m2, m3)
-	return m0, !nan && m0 == m0
+	m, ok := keyExtreme(typed[int64](rawBytes(xs)), isMax)
+	return T(math.Float64frombits(uint64(m))), ok
+}
+
+// rawBytes is the memory of xs as bytes.
+func rawBytes[T any](xs []T) []byte {
+	var z T
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(xs))), len(xs)*int(unsafe.Sizeof(z)))
 }
 
 // halfKernel is HALF_add and friends (loops.c.src): a reduce call widens

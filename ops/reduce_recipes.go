@@ -40,9 +40,9 @@ func (c *reduceCall) run(dry bool) (ndarr, warnings, error) {
 	case ReduceVar, ReduceStd:
 		res, err = r.variance(r.input(), c.op == ReduceStd)
 	case ReduceMin:
-		res, err = r.extreme(r.input(), ufMinimum, "minimum", c.keepdims)
+		res, err = r.extreme(r.input(), ufMinimum, c.keepdims)
 	case ReduceMax:
-		res, err = r.extreme(r.input(), ufMaximum, "maximum", c.keepdims)
+		res, err = r.extreme(r.input(), ufMaximum, c.keepdims)
 	case ReducePtp:
 		res, err = r.ptp()
 	case ReduceArgmin, ReduceArgmax:
@@ -62,9 +62,9 @@ func (c *reduceCall) run(dry bool) (ndarr, warnings, error) {
 	case ReduceNanvar, ReduceNanstd:
 		res, err = r.nanvar(c.op == ReduceNanstd)
 	case ReduceNanmin:
-		res, err = r.nanExtreme(ufFmin, "fmin")
+		res, err = r.nanExtreme(ufFmin)
 	case ReduceNanmax:
-		res, err = r.nanExtreme(ufFmax, "fmax")
+		res, err = r.nanExtreme(ufFmax)
 	case ReduceNanargmin, ReduceNanargmax:
 		res, err = r.nanarg(c.op == ReduceNanargmax)
 	}
@@ -157,7 +157,12 @@ func ufReduce(uf ufuncKind, src View, from dtype.Dtype, lay reduceLayout, red []
 	if stages != nil {
 		job.stages, job.inPlace = stages, false
 	}
-	acc := alloc(plan.outCount, loop)
+	k, err := kernelFor(uf, loop)
+	if err != nil {
+		return nil, nil, err
+	}
+	var words []uint64
+	acc := bytesOf(&words, plan.outCount*k.size) // k.size: a kernel may hold more than the loop dtype
 	if err := job.run(acc); err != nil {
 		return nil, nil, err
 	}
@@ -165,7 +170,7 @@ func ufReduce(uf ufuncKind, src View, from dtype.Dtype, lay reduceLayout, red []
 }
 
 func ufuncName(uf ufuncKind) string {
-	return [...]string{"add", "multiply", "maximum", "minimum", "fmax", "fmin", "logical_or", "logical_and"}[uf]
+	return [...]string{"add", "multiply", "maximum", "minimum", "fmax", "fmin", "logical_or", "logical_and", "range"}[uf]
 }
 
 // sum is np.sum / np.prod (np.add.reduce / np.multiply.reduce) of op.
@@ -302,21 +307,34 @@ func replaceNaN(b []byte, d dtype.Dtype, fill float64) {
 	}
 }
 
-// extreme is np.amin / np.amax (minimum.reduce / maximum.reduce).
-func (r recipe) extreme(op operand, uf ufuncKind, name string, keepdims bool) (ndarr, error) {
-	return r.reduce(op, uf, dtype.NativeOf(op.dt), keepdims, op.nanStages(dtype.NativeOf(op.dt)))
+// extreme is np.amin / np.amax (minimum.reduce / maximum.reduce), and
+// np.nanmin / np.nanmax's fmin.reduce / fmax.reduce: by value where that
+// settles the bits (reduce_extreme.go), else in NumPy's order.
+func (r recipe) extreme(op operand, uf ufuncKind, keepdims bool) (ndarr, error) {
+	isMax := uf == ufMaximum || uf == ufFmax
+	if hi, lo, ok := r.extremesByValue(op, keepdims, isMax, !isMax); ok {
+		if isMax {
+			return hi, nil
+		}
+		return lo, nil
+	}
+	return r.reduce(op, uf, dtype.NativeOf(op.dt), keepdims, nil)
 }
 
 // ptp is _methods._ptp: maximum.reduce minus minimum.reduce, in the
-// input's dtype (integers wrap).
+// input's dtype (integers wrap); both extremes from one pass where their
+// values settle the bits.
 func (r recipe) ptp() (ndarr, error) {
-	hi, err := r.extreme(r.input(), ufMaximum, "maximum", r.c.keepdims)
-	if err != nil {
-		return ndarr{}, err
-	}
-	lo, err := r.extreme(r.input(), ufMinimum, "minimum", r.c.keepdims)
-	if err != nil {
-		return ndarr{}, err
+	hi, lo, ok := r.extremesByValue(r.input(), r.c.keepdims, true, true)
+	if !ok {
+		var err error
+		loop := dtype.NativeOf(r.c.dt)
+		if hi, err = r.reduce(r.input(), ufMaximum, loop, r.c.keepdims, nil); err != nil {
+			return ndarr{}, err
+		}
+		if lo, err = r.reduce(r.input(), ufMinimum, loop, r.c.keepdims, nil); err != nil {
+			return ndarr{}, err
+		}
 	}
 	if hi.d.Kind == 'b' {
 		return ndarr{}, refuse("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` operator, or the logical_xor function instead.")
@@ -685,9 +703,8 @@ func (r recipe) allNaNSlice(op operand) bool {
 
 // nanExtreme is np.nanmin / np.nanmax: fmin.reduce / fmax.reduce of the
 // input, warning when a result is NaN.
-func (r recipe) nanExtreme(uf ufuncKind, name string) (ndarr, error) {
-	op := r.input()
-	res, err := r.reduce(op, uf, dtype.NativeOf(op.dt), r.c.keepdims, nil)
+func (r recipe) nanExtreme(uf ufuncKind) (ndarr, error) {
+	res, err := r.extreme(r.input(), uf, r.c.keepdims)
 	if err != nil || r.dry || !isInexact(res.d) {
 		return res, err
 	}

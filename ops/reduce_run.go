@@ -40,16 +40,6 @@ func (j *redJob) run(acc []byte) error {
 	if skip {
 		started = make([]bool, p.outCount)
 	}
-	if p.k > 0 && k.valuePartial != nil && threads > 1 {
-		init := append([]byte(nil), acc...)
-		for _, pos := range j.runValueWindows(acc, k, threads) {
-			size := j.loop.Size
-			copy(acc[pos*size:(pos+1)*size], init[pos*size:])
-			started[pos] = false
-			j.runSequential(acc, k, p.only(pos), started)
-		}
-		return nil
-	}
 	if p.k == 0 && k.rowCall != nil {
 		p.lead = p.keptLead()
 	}
@@ -252,92 +242,4 @@ func (j *redJob) runWindows(acc []byte, k foldKernel, threads int) {
 			j.opt.Done.Add(int64((w1 - w0) * callLen * j.src.Elem))
 		}
 	}
-}
-
-// runValueWindows runs a kernel that folds by value (valuePartial) over
-// blocks, calls in parallel windows as runWindows does, and returns the
-// results it could not settle by value.
-func (j *redJob) runValueWindows(acc []byte, k foldKernel, threads int) []int {
-	p := &j.plan
-	cpb := ceilDiv(p.block, p.buf)
-	calls := p.outer() * cpb
-	callLen := min(p.block, p.buf)
-	window := max(64, min(1<<16, (1<<22)/callLen))
-	parts := make([][2]uint64, min(window, calls))
-	oks := make([]bool, len(parts))
-	poss := make([]int, len(parts))
-	unsettled := map[int]bool{}
-	var pool sync.Pool
-	for w0 := 0; w0 < calls; w0 += window {
-		w1 := min(calls, w0+window)
-		parallel(w1-w0, threads, func(lo, hi int) {
-			ld, _ := pool.Get().(*loader)
-			if ld == nil {
-				ld = j.newLoader(p)
-			}
-			defer pool.Put(ld)
-			c0, c1 := w0+lo, w0+hi
-			p.visits(c0/cpb, (c1-1)/cpb+1, func(b, src, pos int) {
-				for c := max(c0, b*cpb); c < min(c1, (b+1)*cpb); c++ {
-					from := (c - b*cpb) * p.buf
-					to := min(from+p.buf, p.block)
-					parts[c-w0], oks[c-w0] = k.valuePartial(ld.load(src, pos, 0, from, to))
-					poss[c-w0] = pos
-				}
-			})
-		})
-		for i := 0; i < w1-w0; i++ {
-			if !oks[i] || !k.valueCombine(acc, poss[i], parts[i]) {
-				unsettled[poss[i]] = true
-			}
-		}
-		if j.opt.Done != nil {
-			j.opt.Done.Add(int64((w1 - w0) * callLen * j.src.Elem))
-		}
-	}
-	// A result settled early may still end a zero.
-	size := j.loop.Size
-	for pos := 0; pos < p.outCount; pos++ {
-		if !unsettled[pos] && !k.valueCombine(acc, pos, [2]uint64{u64Of(acc[pos*size : (pos+1)*size])}) {
-			unsettled[pos] = true
-		}
-	}
-	out := make([]int, 0, len(unsettled))
-	for pos := range unsettled {
-		out = append(out, pos)
-	}
-	return out
-}
-
-// u64Of is the bits of a float32 or float64 result.
-func u64Of(b []byte) uint64 {
-	var u uint64
-	for i := len(b) - 1; i >= 0; i-- {
-		u = u<<8 | uint64(b[i])
-	}
-	return u
-}
-
-// only is p restricted to the visits of the result at position pos.
-func (p *redPlan) only(pos int) redPlan {
-	q := *p
-	rest := pos - p.posBase
-	// The kept axes, by decreasing result stride (the layout is compact).
-	var axes []int
-	for a := p.first(); a < len(p.n); a++ {
-		if !p.red[a] {
-			axes = append(axes, a)
-		}
-	}
-	for i := 1; i < len(axes); i++ {
-		for j := i; j > 0 && p.pos[axes[j]] > p.pos[axes[j-1]]; j-- {
-			axes[j], axes[j-1] = axes[j-1], axes[j]
-		}
-	}
-	for _, a := range axes {
-		i := rest / p.pos[a]
-		rest %= p.pos[a]
-		q = q.restrict(a, i, i+1)
-	}
-	return q
 }

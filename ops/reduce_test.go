@@ -194,3 +194,40 @@ func TestReduceOrderMatters(t *testing.T) {
 		t.Fatal("the sequential sum equals the pairwise one in every trial: the data does not tell orders apart")
 	}
 }
+
+// TestFloatKeyOrders checks the keys of reduce_extreme.go against the
+// floats' own order on specials and random bits: equal keys for equal
+// floats (+0 and -0), the order kept, NaNs beyond the infinities on their
+// sign's side, and keyFloat undoing floatKey but for the zeros.
+func TestFloatKeyOrders(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 9))
+	specials := []float64{0, math.Copysign(0, -1), 1, -1, math.Inf(1), math.Inf(-1), math.SmallestNonzeroFloat64,
+		-math.SmallestNonzeroFloat64, math.MaxFloat32, -math.MaxFloat32, 1e-40, -1e-40}
+	xs := append([]float64(nil), specials...)
+	for i := 0; i < 2000; i++ {
+		xs = append(xs, math.Float64frombits(r.Uint64()), float64(math.Float32frombits(r.Uint32())))
+	}
+	for _, a := range xs {
+		for _, b := range specials {
+			a32, b32 := float32(a), float32(b)
+			k32a, k32b := floatKey(int32(math.Float32bits(a32))), floatKey(int32(math.Float32bits(b32)))
+			k64a, k64b := floatKey(int64(math.Float64bits(a))), floatKey(int64(math.Float64bits(b)))
+			if a32 == a32 && (a32 < b32) != (k32a < k32b) || a32 == a32 && (a32 == b32) != (k32a == k32b) {
+				t.Errorf("float32 %v, %v: keys %d, %d", a32, b32, k32a, k32b)
+			}
+			if a == a && (a < b) != (k64a < k64b) || a == a && (a == b) != (k64a == k64b) {
+				t.Errorf("float64 %v, %v: keys %d, %d", a, b, k64a, k64b)
+			}
+		}
+		if a != a {
+			k := floatKey(int64(math.Float64bits(a)))
+			k32 := floatKey(int32(math.Float32bits(float32(a))))
+			if k <= infKey[int64]() && k >= -infKey[int64]() || k32 <= infKey[int32]() && k32 >= -infKey[int32]() {
+				t.Errorf("NaN %x: keys %d, %d within the infinities", math.Float64bits(a), k, k32)
+			}
+		}
+		if b := int64(math.Float64bits(a)); a != 0 && keyFloat(floatKey(b)) != b {
+			t.Errorf("keyFloat(floatKey(%x)) = %x", b, keyFloat(floatKey(b)))
+		}
+	}
+}

@@ -1,0 +1,167 @@
+package ops
+
+import (
+	"unsafe"
+
+	"strider/internal/dtype"
+)
+
+// The extremes of float32 and float64 by value. NumPy's maximum.reduce
+// and minimum.reduce (and fmax, fmin) give a result whose value does not
+// depend on their order: only which zero (+0 or -0) or which NaN comes out
+// does. So min, max, ptp, nanmin and nanmax first fold every output's
+// elements by value in one pass, in any order and on every thread; where
+// every result is a number other than zero and no NaN was met, those are
+// NumPy's bits. Otherwise the reduction runs again in NumPy's order
+// (reduce_run.go), which only NaNs and zero results pay for.
+
+// floatKey is the bits b of a float32 (K int32) or float64 (K int64) as an
+// integer ordered as the floats are: sign and magnitude turned into two's
+// complement, so that -0 and +0 are both 0 and the NaNs lie beyond the
+// infinities, on their sign's side.
+func floatKey[K int32 | int64](b K) K {
+	m := b >> (8*unsafe.Sizeof(b) - 1)
+	return (b&^(K(1)<<(8*unsafe.Sizeof(b)-1)) ^ m) - m
+}
+
+// infKey is the key of +Inf; -infKey that of -Inf.
+func infKey[K int32 | int64]() K {
+	var k K
+	if unsafe.Sizeof(k) == 4 {
+		return K(0x7f800000)
+	}
+	inf := int64(0x7ff0000000000000)
+	return K(inf)
+}
+
+// maxKey is K's greatest value: beyond every key.
+func maxKey[K int32 | int64]() K {
+	var z K
+	return ^(K(1) << (8*unsafe.Sizeof(z) - 1))
+}
+
+// keyFloat is the float whose key is k (k not 0: both zeros have it).
+func keyFloat[K int32 | int64](k K) K {
+	if k >= 0 {
+		return k
+	}
+	return -k | K(1)<<(8*unsafe.Sizeof(k)-1)
+}
+
+// keyRange is the least and greatest key of the float bits bs (not
+// empty), four lanes at a time so that the compares run side by side.
+func keyRange[K int32 | int64](bs []K) (lo, hi K) {
+	l0 := floatKey(bs[0])
+	l1, l2, l3 := l0, l0, l0
+	h0, h1, h2, h3 := l0, l0, l0, l0
+	i := 0
+	for ; i+4 <= len(bs); i += 4 {
+		b := bs[i : i+4 : i+4]
+		k0, k1, k2, k3 := floatKey(b[0]), floatKey(b[1]), floatKey(b[2]), floatKey(b[3])
+		l0, h0 = min(l0, k0), max(h0, k0)
+		l1, h1 = min(l1, k1), max(h1, k1)
+		l2, h2 = min(l2, k2), max(h2, k2)
+		l3, h3 = min(l3, k3), max(h3, k3)
+	}
+	for ; i < len(bs); i++ {
+		k := floatKey(bs[i])
+		l0, h0 = min(l0, k), max(h0, k)
+	}
+	return min(l0, l1, l2, l3), max(h0, h1, h2, h3)
+}
+
+// keyExtreme is the bits of the greatest (isMax) or least float of bs,
+// and false when bs holds a NaN.
+func keyExtreme[K int32 | int64](bs []K, isMax bool) (K, bool) {
+	lo, hi := keyRange(bs)
+	if inf := infKey[K](); lo < -inf || hi > inf {
+		return 0, false
+	}
+	if isMax {
+		return keyFloat(hi), true
+	}
+	return keyFloat(lo), true
+}
+
+// rangeKernel folds float bits (K int32: float32, int64: float64) into
+// pairs of keys, the least and the greatest of each output, by value:
+// the kernel of ufRange. Every fold is order-free, so the engine runs its
+// partials on every thread.
+func rangeKernel[K int32 | int64]() foldKernel {
+	var z K
+	k := foldKernel{size: 2 * int(unsafe.Sizeof(z))}
+	k.init = func(acc []byte) {
+		a := typed[K](acc)
+		for i := 0; i < len(a); i += 2 {
+			a[i], a[i+1] = maxKey[K](), ^maxKey[K]()
+		}
+	}
+	k.call = func(acc []byte, pos int, vals []byte, _ bool, _ *fpFlags) {
+		a := typed[K](acc)
+		lo, hi := keyRange(typed[K](vals))
+		a[2*pos], a[2*pos+1] = min(a[2*pos], lo), max(a[2*pos+1], hi)
+	}
+	k.row = func(acc []byte, pos, step int, vals []byte, _ *fpFlags) {
+		a := typed[K](acc)
+		for i, b := range typed[K](vals) {
+			q := 2 * (pos + i*step)
+			key := floatKey(b)
+			a[q], a[q+1] = min(a[q], key), max(a[q+1], key)
+		}
+	}
+	k.partial = func(vals []byte, _ *fpFlags) [2]uint64 {
+		lo, hi := keyRange(typed[K](vals))
+		return [2]uint64{uint64(lo), uint64(hi)}
+	}
+	k.combine = func(acc []byte, pos int, p [2]uint64, _ *fpFlags) {
+		a := typed[K](acc)
+		a[2*pos], a[2*pos+1] = min(a[2*pos], K(p[0])), max(a[2*pos+1], K(p[1]))
+	}
+	return k
+}
+
+// extremesByValue is maximum.reduce (hi) and minimum.reduce (lo) of a
+// float32 or float64 operand, by value, in one pass; ok is false when
+// that does not settle NumPy's bits: an output met a NaN, or the result
+// the caller wants (wantHi, wantLo) is a zero.
+func (r recipe) extremesByValue(op operand, keepdims, wantHi, wantLo bool) (hi, lo ndarr, ok bool) {
+	c := r.c
+	loop := dtype.NativeOf(op.dt)
+	if r.dry || op.dt.Kind != 'f' || op.dt.Size < 4 || c.emptyReduced() || op.src.Count() == 0 {
+		return ndarr{}, ndarr{}, false
+	}
+	lay := newReduceLayout(op.src.Shape, op.layout, c.red, keepdims)
+	acc, _, err := ufReduce(ufRange, op.src, op.dt, lay, c.red, loop, nil, c.opt)
+	if err != nil {
+		return ndarr{}, ndarr{}, false
+	}
+	his, los := alloc(len(acc)/2/loop.Size, loop), alloc(len(acc)/2/loop.Size, loop)
+	if loop.Size == 4 {
+		ok = settleRange(typed[int32](his), typed[int32](los), typed[int32](acc), wantHi, wantLo)
+	} else {
+		ok = settleRange(typed[int64](his), typed[int64](los), typed[int64](acc), wantHi, wantLo)
+	}
+	if !ok {
+		return ndarr{}, ndarr{}, false
+	}
+	res := ndarr{d: loop, shape: lay.outShape, strides: lay.outStrides, scalar: len(lay.outShape) == 0}
+	hi, lo = res, res
+	hi.data = fromLayout(his, loop, res.shape, res.strides)
+	lo.data = fromLayout(los, loop, res.shape, res.strides)
+	return hi, lo, true
+}
+
+// settleRange turns the key pairs of rangeKernel into float bits, hi and
+// lo, and reports whether they are NumPy's: no NaN met, and no zero among
+// the results wanted.
+func settleRange[K int32 | int64](hi, lo, pairs []K, wantHi, wantLo bool) bool {
+	inf := infKey[K]()
+	for i := range hi {
+		l, h := pairs[2*i], pairs[2*i+1]
+		if l < -inf || h > inf || wantHi && h == 0 || wantLo && l == 0 {
+			return false
+		}
+		hi[i], lo[i] = keyFloat(h), keyFloat(l)
+	}
+	return true
+}
