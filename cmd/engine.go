@@ -20,6 +20,10 @@ type engine interface {
 	Tri(dst []byte, t ops.Tri, elem int, opt ops.Options) error
 	Cast(dst []byte, to dtype.Dtype, v ops.View, from dtype.Dtype, opt ops.Options) error
 	UniqueConsecutive(v ops.View, d dtype.Dtype, axis int, opt ops.Options) ([]int, error)
+	// CheckReduce refuses, before any input is read, a reduction this
+	// engine does not run, in one line saying why; Reduce is ops.Reduce.
+	CheckReduce(op ops.ReduceOp, d dtype.Dtype, o ops.ReduceOptions) error
+	Reduce(dst []byte, op ops.ReduceOp, in ops.View, d dtype.Dtype, o ops.ReduceOptions) (ops.ReduceResult, error)
 }
 
 // cpu is the engine of package ops.
@@ -53,6 +57,12 @@ func (cpu) Cast(dst []byte, to dtype.Dtype, v ops.View, from dtype.Dtype, opt op
 
 func (cpu) UniqueConsecutive(v ops.View, d dtype.Dtype, axis int, opt ops.Options) ([]int, error) {
 	return ops.UniqueConsecutive(v, d, axis, opt)
+}
+
+func (cpu) CheckReduce(ops.ReduceOp, dtype.Dtype, ops.ReduceOptions) error { return nil }
+
+func (cpu) Reduce(dst []byte, op ops.ReduceOp, in ops.View, d dtype.Dtype, o ops.ReduceOptions) (ops.ReduceResult, error) {
+	return ops.Reduce(dst, op, in, d, o)
 }
 
 // gpu opens the CUDA engine; a build without CUDA says how to get one.

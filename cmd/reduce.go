@@ -95,9 +95,6 @@ func parseReduce(c *cli.Context) (job, error) {
 }
 
 func (j reduceJob) run(e *env) error {
-	if err := e.cpuOnly(); err != nil {
-		return err
-	}
 	in, err := e.openInput(j.in, npy.AccessAll)
 	if err != nil {
 		return err
@@ -115,9 +112,14 @@ func (j reduceJob) run(e *env) error {
 	if err != nil {
 		return j.refusal(name, err)
 	}
+	// --device cuda runs the order-free reductions and refuses the others
+	// here, before the output is created.
+	if err := e.eng.CheckReduce(j.op, in.Dtype, o); err != nil {
+		return err
+	}
 	res, err := j.write(e, plan, func(dst []byte, opt ops.Options) (ops.ReduceResult, error) {
 		o.Options = opt
-		return ops.Reduce(dst, j.op, v, in.Dtype, o)
+		return e.eng.Reduce(dst, j.op, v, in.Dtype, o)
 	}, ops.ReduceWork(j.op, v))
 	for _, w := range res.Warnings {
 		fmt.Fprintf(e.stderr, "strider: reduce: warning: %s\n", termsafe.Escape(w))

@@ -173,7 +173,7 @@ func (m emuMem) launch(t testing.TB, s step) {
 	case "sort_out":
 		emuSortOut(m.ptr(a[0]), m.ptr(a[1]), m.ptr(a[2]), m.ptr(a[3]), m.ptr(a[4]), m.ptr(a[5]), sz, v(6), v(7), v(8), v(9), grid, threads)
 	default:
-		if !m.launchConvert(t, s, name, w) {
+		if !m.launchConvert(t, s, name, w) && !m.launchReduce(t, s, name, w) {
 			t.Fatalf("no emulation for kernel %q", s.kernel)
 		}
 	}

@@ -49,3 +49,11 @@ func (*Device) Cast(dst []byte, to dtype.Dtype, v ops.View, from dtype.Dtype, op
 func (*Device) UniqueConsecutive(v ops.View, f dtype.Dtype, axis int, opt ops.Options) ([]int, error) {
 	return nil, ErrNoCUDA
 }
+
+func (*Device) CheckReduce(op ops.ReduceOp, d dtype.Dtype, o ops.ReduceOptions) error {
+	return ErrNoCUDA
+}
+
+func (*Device) Reduce(dst []byte, op ops.ReduceOp, in ops.View, d dtype.Dtype, o ops.ReduceOptions) (ops.ReduceResult, error) {
+	return ops.ReduceResult{}, ErrNoCUDA
+}

@@ -20,6 +20,8 @@ var (
 	castPTX string
 	//go:embed kernels/unique.ptx
 	uniquePTX string
+	//go:embed kernels/reduce.ptx
+	reducePTX string
 )
 
 // modules names each PTX module; a kernel lives in the one its name's
@@ -28,7 +30,7 @@ var modules = []struct {
 	name string
 	ptx  *string
 }{{"copy", &copyPTX}, {"gather", &gatherPTX}, {"tri", &triPTX}, {"sort", &sortPTX},
-	{"cast", &castPTX}, {"unique", &uniquePTX}}
+	{"cast", &castPTX}, {"unique", &uniquePTX}, {"reduce", &reducePTX}}
 
 // moduleOf returns the index in modules of the module holding kernel.
 func moduleOf(kernel string) int {
@@ -43,6 +45,8 @@ func moduleOf(kernel string) int {
 		return 4
 	case strings.HasPrefix(kernel, "unique_"):
 		return 5
+	case strings.HasPrefix(kernel, "reduce_"):
+		return 6
 	}
 	return 3
 }
