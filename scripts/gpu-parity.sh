@@ -10,9 +10,13 @@
 #     byte orders, C and Fortran order, 0-d and empty arrays, long sort rows
 #     for the radix path, and, unless --no-big, an array past 2^31 elements
 #     for the 64-bit index kernels);
+#     reduce (min, max, ptp, argmin, argmax, any, all, count-nonzero) also
+#     against NumPy's own bits on values where the GPU must settle every
+#     output itself, and the other reductions refused in one line;
 #  3. compares with PyTorch's own CUDA results: permute().contiguous(),
 #     index_select, gather, tril_indices/triu_indices, sort(stable=True),
-#     unique_consecutive and .to(dtype) where torch defines the result.
+#     unique_consecutive, .to(dtype) where torch defines the result, and
+#     amax, amin, count_nonzero, any and all of integers.
 #
 # Usage: scripts/gpu-parity.sh --strider BIN [--no-big] [--no-torch] [--cases N] [-- PARITY ARGS...]
 # (--cases: plug-in cases for parity.py; arguments after -- go to parity.py)
@@ -47,10 +51,14 @@ fi
 
 # The wrapper: strider with --device cuda right after the subcommand, any
 # --device the suite passes itself dropped (it sometimes adds --device cpu).
+# The commands without a GPU kernel (they refuse --device cuda) stay on the
+# CPU, and so do the reductions the GPU refuses (sum, mean, std, var, prod,
+# the nan* functions: NumPy's float bits follow its order of operations):
+# reduce gets --device cuda after its OP when the OP is one the GPU runs.
 cat > "$work/strider-cuda" <<WRAP
 #!/usr/bin/env bash
 real=$(printf %q "$bin")
-out=() cmd="" ended=0 skip=0
+out=() cmd="" ended=0 skip=0 reduceop=0
 for a in "\$@"; do
   if [ \$skip -eq 1 ]; then skip=0; continue; fi
   if [ \$ended -eq 0 ]; then
@@ -61,9 +69,17 @@ for a in "\$@"; do
     esac
   fi
   out+=("\$a")
+  if [ \$reduceop -eq 1 ]; then
+    reduceop=0
+    case \$a in min|max|ptp|argmin|argmax|any|all|count-nonzero) out+=(--device cuda) ;; esac
+  fi
   if [ -z "\$cmd" ] && [ \$ended -eq 0 ] && [[ \$a != -* ]]; then
     cmd=\$a
-    case \$cmd in info|compare|help) ;; *) out+=(--device cuda) ;; esac
+    case \$cmd in
+      info|compare|help|stats|to-text|from-text|convert) ;;
+      reduce) reduceop=1 ;;
+      *) out+=(--device cuda) ;;
+    esac
   fi
 done
 exec "\$real" "\${out[@]}"
@@ -225,6 +241,126 @@ if big:
     same("cast big", ["cast", src, "--dtype", "bool", "-o", out], [out])
     os.remove(src)
 
+# reduce: the order-free reductions (kernels/reduce.cu), CPU vs GPU byte for
+# byte on every dtype, layout and axis set, and against NumPy's own bits on
+# values without -0.0 and with only the canonical NaN, where the GPU must
+# settle every output itself (STRIDER_CUDA_TIMING=1: no "redo-on-cpu" line);
+# on values with both zeros and NaN payloads it may hand a call to the CPU.
+# The GPU refuses the others, in one line saying why.
+gpu_reduce_ops = ["min", "max", "ptp", "argmin", "argmax", "any", "all", "count-nonzero"]
+np_reduce = {"min": np.amin, "max": np.amax, "ptp": np.ptp, "argmin": np.argmin, "argmax": np.argmax,
+             "any": np.any, "all": np.all, "count-nonzero": np.count_nonzero}
+
+def clean(a):
+    """a with -0.0 made 0.0 and every NaN the canonical one (a complex NaN: nan+0j)."""
+    a = a.copy()
+    if a.dtype.kind == "f":
+        a[a == 0] = 0
+        a[np.isnan(a)] = np.nan
+    elif a.dtype.kind == "c":
+        re, im = a.real.copy(), a.imag.copy()
+        bad = np.isnan(re) | np.isnan(im)
+        re[re == 0] = 0
+        im[im == 0] = 0
+        re[bad], im[bad] = np.nan, 0
+        a = (re + 1j * im).astype(a.dtype)
+    return a
+
+def reduce_axes(nd, op):
+    out = [None]
+    if nd:
+        out += [[k] for k in range(nd)] + [[-1]]
+        if nd >= 2 and op not in ("argmin", "argmax"):
+            out += [[0, nd - 1], list(range(nd))]
+    return out
+
+def reduce_case(label, src, op, axes, keep, check_numpy):
+    """CPU and GPU alike; with check_numpy, the GPU's file holds NumPy's bits and nothing was redone on the CPU."""
+    global failed, passed
+    out = os.path.join(work, "red_@.npy")
+    args = ["reduce", op, src, "-o", out]
+    if axes is not None:
+        args += ["--axis", ",".join(map(str, axes))]
+    if keep:
+        args.append("--keepdims")
+    same(label, args, [out])
+    if not check_numpy:
+        return
+    p = subprocess.run([strider] + [x.replace("@", "cuda") for x in args] + ["--device", "cuda"], capture_output=True,
+                       env=dict(os.environ, STRIDER_CUDA_TIMING="1"))
+    err = p.stderr.decode(errors="replace")
+    try:
+        kw = {} if axes is None else {"axis": tuple(axes) if len(axes) > 1 else axes[0]}
+        if keep:
+            kw["keepdims"] = True
+        with np.errstate(all="ignore"):
+            want = np.asarray(np_reduce[op](np.load(src), **kw))  # as saved: np.asfortranarray makes a 0-d array 1-d
+    except (ValueError, TypeError):
+        want = None
+    if want is None:
+        ok = p.returncode == 2 and err.startswith("strider: reduce: ")
+    else:
+        got = np.load(out.replace("@", "cuda")) if p.returncode == 0 else None
+        ok = (got is not None and got.shape == want.shape and (got.dtype.kind, got.dtype.itemsize) == (want.dtype.kind, want.dtype.itemsize)
+              and np.ascontiguousarray(got).tobytes() == np.ascontiguousarray(want.astype(got.dtype)).tobytes()
+              and "redo-on-cpu" not in err)
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL %s vs numpy (rc=%d%s): %s" % (label, p.returncode, ", redone on the CPU" if "redo-on-cpu" in err else "",
+                                               err.strip()[:160]))
+
+# Three operations a case, each over one of its axis sets (every op, every
+# dtype and every axis set come up across the cases; a GPU process costs a
+# context, so not every combination runs).
+for dt, shape in itertools.product(dtypes, shapes):
+    raw, fortran = rand_array(dt, shape), bool(rng.integers(0, 2))
+    for kind, a in (("specials", raw), ("clean", clean(raw))):
+        src = save("red.npy", a, fortran)
+        for op in rng.choice(gpu_reduce_ops, 3, replace=False):
+            choices = reduce_axes(a.ndim, op)
+            axes = choices[rng.integers(0, len(choices))]
+            keep = bool(rng.integers(0, 4) == 0)
+            reduce_case("reduce %s %s %s%s%s axes=%s keep=%s" % (op, kind, dt, shape, "F" if fortran else "C", axes, keep),
+                        src, op, axes, keep, kind == "clean")
+# Long reductions: several chunks an output (rows), columns, one output.
+for dt in ("<f4", ">f8", "<i2", "|b1", "<c8", "<f2"):
+    for shape, fortran, axes in (((3, 90000), False, [1]), ((300000,), False, None), ((9000, 40), False, [0]),
+                                 ((40, 9000), True, [1]), ((5, 6, 7000), True, [1, 2]), ((7000, 3), False, [1])):
+        a = clean(rand_array(dt, shape))
+        src = save("red.npy", a, fortran)
+        for op in rng.choice(gpu_reduce_ops, 4, replace=False):
+            if op in ("argmin", "argmax") and axes is not None and len(axes) > 1:
+                continue
+            reduce_case("reduce long %s %s%s%s axes=%s" % (op, dt, shape, "F" if fortran else "C", axes), src, op, axes,
+                        False, True)
+# Refused on the GPU, in one line, before any output is written.
+a = rand_array("<f4", (5, 7))
+src = save("red.npy", a)
+for op, why in (("sum", "order of the additions"), ("mean", "order of the additions"), ("std", "order of the additions"),
+                ("prod", "order of the multiplications"), ("nanmax", "no GPU kernel"), ("nanargmin", "no GPU kernel")):
+    out = os.path.join(work, "refused.npy")
+    p = subprocess.run([strider, "reduce", op, src, "-o", out, "--device", "cuda"], capture_output=True)
+    lines = p.stderr.decode(errors="replace").splitlines()
+    if p.returncode == 2 and len(lines) == 1 and why in lines[0] and not os.path.exists(out):
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL reduce %s --device cuda: rc=%d %r (want a refusal naming %r)" % (op, p.returncode, lines, why))
+if big:
+    # Past 2^31 elements: the 64-bit index instantiations, one output and many.
+    n = (1 << 31) + 3
+    a = (np.arange(n, dtype=np.int64) % 251).astype(np.uint8)
+    a[n - 2] = 255
+    src = save("big.npy", a)
+    del a
+    out = os.path.join(work, "out_@.npy")
+    for op in ("max", "argmax", "count-nonzero", "all"):
+        same("reduce big %s" % op, ["reduce", op, src, "-o", out], [out])
+    same("reduce big any keepdims", ["reduce", "any", src, "--axis", "0", "--keepdims", "-o", out], [out])
+    os.remove(src)
+
 print("cpu vs cuda: %d passed, %d failed" % (passed, failed))
 
 # PyTorch on the GPU: same data, torch's CUDA kernels as the reference.
@@ -292,6 +428,18 @@ for dt in ("<f4", ">f8", "<i8", "|u1", "<i4", "<f2"):
                 keep = np.isfinite(native) & (np.trunc(native) >= info.min) & (np.trunc(native) <= info.max)
             got, want = got[keep], want[keep]
         tcheck("cast %s to %s" % (dt, name), got, want)
+for dt in ("<i4", "|u1", "<i8", ">i2"):
+    a = rand_array(dt, (33, 70, 4))
+    src = save("in.npy", a)
+    t = torch.from_numpy(a.astype(a.dtype.newbyteorder("="))).to(dev)
+    out = os.path.join(work, "t.npy")
+    for dim in (0, 1, 2):
+        for op, fn in (("max", torch.amax), ("min", torch.amin), ("count-nonzero", torch.count_nonzero)):
+            run(["reduce", op, src, "--axis", str(dim), "-o", out], "cuda")
+            tcheck("reduce %s %s dim=%d" % (op, dt, dim), load(out), fn(t, dim).cpu().numpy())
+        for op, fn in (("any", torch.any), ("all", torch.all)):
+            run(["reduce", op, src, "--axis", str(dim), "-o", out], "cuda")
+            tcheck("reduce %s %s dim=%d" % (op, dt, dim), load(out), fn(t, dim).cpu().numpy())
 for rows, cols, off in ((100, 100, 0), (2000, 1000, 5), (10, 3000, -4)):
     out = os.path.join(work, "t.npy")
     run(["tril-indices", str(rows), str(cols), "--offset", str(off), "-o", out], "cuda")
