@@ -14,10 +14,12 @@ import (
 //
 //  1. encode: the keys (see codec) into the output, each chunk of the
 //     strip counting the top 16 bits of its keys;
-//  2. split: one most-significant-digit pass moves the keys into a
-//     scratch buffer by their top 11 to 16 bits (as few as leave every
-//     bucket small enough for a core's L2 cache), each chunk's keys after
-//     the earlier chunks' keys of the same digit, so it is stable;
+//  2. split: one most-significant-digit pass moves the keys by their top
+//     11 to 16 bits (as few as leave every bucket small enough for a
+//     core's L2 cache), each chunk's keys after the earlier chunks' keys
+//     of the same digit, so it is stable. When it reads the input (a
+//     contiguous strip in native byte order) it writes into the output
+//     itself, else into a scratch buffer of the strip's size;
 //  3. buckets: each bucket is sorted by its remaining bits, least
 //     significant digit first, inside the cache, the last pass writing the
 //     decoded values to the bucket's place in the output;
@@ -49,11 +51,13 @@ func (w *scalarSorter[U]) sortValuesWide(s strip, threads int) bool {
 		return false
 	}
 	out := unsafe.Slice((*U)(s.vals), n)
-	w.ktmp = growAligned(w.ktmp, n)
-	tmp := w.ktmp
-	// Huge pages: 32 page faults for a 64 MiB scratch buffer instead of
-	// 16384 (a sixth of a 16M float sort's CPU went to faulting it in).
-	sysmem.AdviseHuge(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(tmp))), len(tmp)*size))
+	scratch := func() []U {
+		w.ktmp = growAligned(w.ktmp, n)
+		// Huge pages: 32 page faults for a 64 MiB buffer instead of 16384
+		// (a sixth of a 16M float sort's CPU went to faulting it in).
+		sysmem.AdviseHuge(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(w.ktmp))), n*size))
+		return w.ktmp
+	}
 	const top = 16
 	shift := c.bits - top
 	chunks := threads
@@ -88,7 +92,7 @@ func (w *scalarSorter[U]) sortValuesWide(s strip, threads int) bool {
 		if fused {
 			each(w, s, threads, phaseEncode)
 		}
-		sortWords(out, tmp, 0, size, threads, &w.sc, w.t)
+		sortWords(out, scratch(), 0, size, threads, &w.sc, w.t)
 		w.putSorted(s, threads, amb.Load())
 		return true
 	}
@@ -121,6 +125,21 @@ func (w *scalarSorter[U]) sortValuesWide(s strip, threads int) bool {
 		}
 	}
 	start[buckets] = sum
+	// The split's destination. Fresh memory costs the more here: the kernel
+	// clears it a page at a time (a 64 MiB scratch buffer was 17% of a
+	// 16M float sort on one thread), so a split that reads the input
+	// writes into the output itself, which is faulted in anyway. It is
+	// cleared first, in order, so that its pages fault in in order: the
+	// split's scattered stores faulting them in (and the file system
+	// allocating them) at random places made the sort slower (209 -> 238
+	// ms). The line buffers need the output 64-byte aligned, as an .npy
+	// file's data is.
+	tmp := out
+	if !fused || uintptr(s.vals)%64 != 0 {
+		tmp = scratch()
+	} else {
+		parallel(chunks, threads, func(lo, hi int) { clear(out[bound(lo):bound(hi)]) })
+	}
 	simd := w.t.simd
 	parallel(chunks, threads, func(lo, hi int) {
 		var lines []byte
@@ -374,8 +393,9 @@ func (b *bucketSorter) sort(dst, src []uint32, rest uint) {
 	}
 	if rest > 2*wideDigitMin || m > 4*b.limit {
 		// A digit wider than the two passes cover, or a bucket too large
-		// for the cache: the general radix sort, with dst as scratch.
-		b.decodeAll(dst, sortWords(src, dst, 0, int(rest+7)/8, 1, nil, b.t))
+		// for the cache: the general radix sort.
+		b.scratch = grow(b.scratch, m)
+		b.decodeAll(dst, sortWords(src, b.scratch, 0, int(rest+7)/8, 1, nil, b.t))
 		return
 	}
 	lo := (rest + 1) / 2 // the low digit's bits
@@ -411,11 +431,15 @@ func (b *bucketSorter) sort(dst, src []uint32, rest uint) {
 		b.scatterDecode(s1, s0, c1, lo, m1)
 		copy(dst, s1)
 	case vary0:
+		b.scratch = grow(b.scratch, m)
 		prefixSum(c0)
-		b.scatterDecode(dst, src, c0, 0, m0)
+		b.scatterDecode(b.scratch, src, c0, 0, m0)
+		copy(dst, b.scratch)
 	case vary1:
+		b.scratch = grow(b.scratch, m)
 		prefixSum(c1)
-		b.scatterDecode(dst, src, c1, lo, m1)
+		b.scatterDecode(b.scratch, src, c1, lo, m1)
+		copy(dst, b.scratch)
 	default:
 		b.decodeAll(dst, src)
 	}

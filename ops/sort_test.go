@@ -538,7 +538,7 @@ func TestSortValuesWide(t *testing.T) {
 		tn := def
 		tn.msdValuesMin = 1000
 		tn.wideBucket = []int{64, 4096, def.wideBucket}[r.IntN(3)]
-		tn.simd = []simdLevel{simdNone, def.simd}[c%2]
+		tn.simd = []simdLevel{simdNone, simdSSE2, def.simd}[c%3]
 		threads := 1 + r.IntN(4)
 		name := fmt.Sprintf("%d/%s/%s/n=%d/%s/t%d/bucket%d/%v", c, dtypeName(kind, 4, big), gen, v.Shape[0], orderName(ord), threads, tn.wideBucket, tn.simd)
 		t.Run(name, func(t *testing.T) { checkSort(t, v, 0, d, ord, 1, Options{Threads: threads, tune: &tn}) })
