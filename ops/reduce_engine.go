@@ -34,17 +34,38 @@ func (u ufuncKind) hasIdentity() bool {
 
 // stage turns a chunk of values into the next dtype's values; pos is the
 // result position of the chunk's first element, step the move from one
-// element's to the next; f records the exceptions of its arithmetic.
+// element's to the next; f records the exceptions of its arithmetic. A
+// stage never writes into in, which may be the source's own storage.
 type stage func(in []byte, pos, step int, f *stageFlags) []byte
 
 // stageFlags are the exceptions of a stage's elementwise operations, by
 // the ufunc NumPy names in its warning.
 type stageFlags struct{ subtract, cast, multiply, add, reduce fpFlags }
 
+// lockedFlags are stage flags that threads record into.
+type lockedFlags struct {
+	mu sync.Mutex
+	sf stageFlags
+}
+
+func (l *lockedFlags) merge(s stageFlags) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.sf = l.sf.or(s)
+}
+
+func (s stageFlags) or(t stageFlags) stageFlags {
+	return stageFlags{s.subtract.or(t.subtract), s.cast.or(t.cast), s.multiply.or(t.multiply), s.add.or(t.add), s.reduce.or(t.reduce)}
+}
+
 // allFlags merges the flags of every loader of the job.
 func (j *redJob) allFlags() (fpFlags, stageFlags) {
 	f := j.flags
 	var s stageFlags
+	if j.kflags != nil {
+		s = j.kflags.sf
+		f = f.or(s.reduce)
+	}
 	for _, l := range j.loaders {
 		f = f.or(l.flags)
 		s.subtract = s.subtract.or(l.stage.subtract)
@@ -66,14 +87,19 @@ type redJob struct {
 	loop   dtype.Dtype
 	uf     ufuncKind
 	stages func() []stage // per thread; nil: cast from → loop only
-	// inPlace: chunks may be read from src's storage as they are (loop
-	// dtype, native, aligned, the first axis contiguous, no stages).
+	// inPlace: chunks may be read from src's storage as they are (native,
+	// aligned, the first axis contiguous; without stages, the loop dtype).
 	inPlace bool
 	// castIn: NumPy casts or byte-swaps src's elements into a buffer, so
 	// every reduce call sees contiguous values (min/max take another path
 	// on them).
 	castIn bool
 	opt    Options
+	// kernel, when set, is the fold instead of uf's inner loop for the
+	// loop dtype: one that computes its values from the elements itself
+	// (reduce_deviation.go), its exceptions in kflags.
+	kernel *foldKernel
+	kflags *lockedFlags
 
 	// flags gathers the exceptions of the reduction's own arithmetic
 	// ("... encountered in reduce"); stageFlags those of its stages (the
@@ -91,6 +117,34 @@ func newRedJob(plan redPlan, src View, from, loop dtype.Dtype, uf ufuncKind, opt
 	j.castIn = !sameNative(from, loop)
 	j.inPlace = !j.castIn && len(plan.n) > 0 && plan.src[0] == 1
 	return j
+}
+
+// foldKernel is the job's fold: its own kernel, else uf's for the loop
+// dtype.
+func (j *redJob) foldKernel() (foldKernel, error) {
+	if j.kernel != nil {
+		return *j.kernel, nil
+	}
+	return kernelFor(j.uf, j.loop)
+}
+
+// reduce runs the job into a fresh result buffer, which it returns.
+func (j *redJob) reduce() ([]byte, error) {
+	k, err := j.foldKernel()
+	if err != nil {
+		return nil, err
+	}
+	var words []uint64
+	acc := bytesOf(&words, j.plan.outCount*k.size) // a kernel may hold more than the loop dtype
+	return acc, j.run(acc)
+}
+
+// setStages has the job's elements pass through stages instead of the
+// plain cast: they read native source values, in place where the
+// source's first axis is contiguous.
+func (j *redJob) setStages(stages func() []stage) {
+	j.stages = stages
+	j.inPlace = !j.from.BigEndian() && len(j.plan.n) > 0 && j.plan.src[0] == 1
 }
 
 // sameNative reports whether a is b's kind and size in native byte order.
@@ -141,10 +195,10 @@ func (l *loader) load(src, pos, step, from, to int) []byte {
 	j := l.j
 	p := l.p
 	e := j.src.Elem
-	if l.inPlace && l.stages == nil && (p.first() == 1 || to <= p.n[0] && from == 0) {
+	if l.inPlace && (p.first() == 1 || to <= p.n[0] && from == 0) {
 		b := j.src.Data[(src+from)*e : (src+to)*e]
-		if uintptr(unsafe.Pointer(unsafe.SliceData(b)))%uintptr(alignOf(j.loop)) == 0 {
-			return b
+		if uintptr(unsafe.Pointer(unsafe.SliceData(b)))%uintptr(alignOf(j.from)) == 0 {
+			return l.staged(b, pos, step)
 		}
 	}
 	n := to - from
@@ -156,7 +210,11 @@ func (l *loader) load(src, pos, step, from, to int) []byte {
 	if l.stages == nil {
 		return l.cast(raw, j.from, j.loop)
 	}
-	b := raw
+	return l.staged(raw, pos, step)
+}
+
+// staged passes native source values b through the loader's stages.
+func (l *loader) staged(b []byte, pos, step int) []byte {
 	for _, s := range l.stages {
 		b = s(b, pos, step, &l.stage)
 	}

@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"math"
 	"unsafe"
 
 	"strider/internal/dtype"
@@ -109,7 +110,7 @@ func rangeKernel[K int32 | int64]() foldKernel {
 			a[q], a[q+1] = min(a[q], key), max(a[q+1], key)
 		}
 	}
-	k.partial = func(vals []byte, _ *fpFlags) [2]uint64 {
+	k.partial = func(vals []byte, _ int, _ *fpFlags) [2]uint64 {
 		lo, hi := keyRange(typed[K](vals))
 		return [2]uint64{uint64(lo), uint64(hi)}
 	}
@@ -164,4 +165,102 @@ func settleRange[K int32 | int64](hi, lo, pairs []K, wantHi, wantLo bool) bool {
 		hi[i], lo[i] = keyFloat(h), keyFloat(l)
 	}
 	return true
+}
+
+// absBitsRange is the least and greatest bits of |x| over xs (lo is the
+// greatest magnitude's bits when xs is empty, hi 0), and whether an odd
+// number of xs have their sign bit set.
+func absBitsRange[T float](xs []T) (lo, hi uint64, odd bool) {
+	if f, ok := any(xs).([]float32); ok {
+		l, h, x := absRange(typed[uint32](rawBytes(f)))
+		return uint64(l), uint64(h), x>>31 != 0
+	}
+	l, h, x := absRange(typed[uint64](rawBytes(xs)))
+	return l, h, x>>63 != 0
+}
+
+// absRange is the least and greatest of us with the top bit cleared, and
+// the exclusive or of all of us, four lanes at a time.
+func absRange[U uint32 | uint64](us []U) (lo, hi, xor U) {
+	mask := ^U(0) >> 1
+	l0, l1, l2, l3 := mask, mask, mask, mask
+	var h0, h1, h2, h3, x0, x1 U
+	i := 0
+	for ; i+4 <= len(us); i += 4 {
+		b := us[i : i+4 : i+4]
+		a0, a1, a2, a3 := b[0]&mask, b[1]&mask, b[2]&mask, b[3]&mask
+		l0, h0 = min(l0, a0), max(h0, a0)
+		l1, h1 = min(l1, a1), max(h1, a1)
+		l2, h2 = min(l2, a2), max(h2, a2)
+		l3, h3 = min(l3, a3), max(h3, a3)
+		x0 ^= b[0] ^ b[1]
+		x1 ^= b[2] ^ b[3]
+	}
+	for ; i < len(us); i++ {
+		a := us[i] & mask
+		l0, h0 = min(l0, a), max(h0, a)
+		x0 ^= us[i]
+	}
+	return min(l0, l1, l2, l3), max(h0, h1, h2, h3), x0 ^ x1
+}
+
+// absInf is the bits of +Inf of T.
+func absInf[T float]() uint64 {
+	var z T
+	if _, ok := any(z).(float32); ok {
+		return 0x7f800000
+	}
+	return 0x7ff0000000000000
+}
+
+// finiteSigns reports whether every x of xs is finite, and whether an odd
+// number of them have the sign bit set. It reads the bits a word of 64 at
+// a time: a float's exponent field plus its lowest bit carries into the
+// bit above it (the sign's, kept clear by the mask) only when it is all
+// ones, and two float32 fit a word without a carry between them.
+func finiteSigns[T float](xs []T) (finite, odd bool) {
+	var expo, sign, carry uint64
+	if f, ok := any(xs).([]float32); ok {
+		expo, carry = 0x7f8000007f800000, 0x0080000000800000
+		if len(f) > 0 && uintptr(unsafe.Pointer(&f[0]))%8 != 0 {
+			u := uint64(math.Float32bits(f[0]))
+			if u&0x7f800000 == 0x7f800000 {
+				return false, false
+			}
+			sign ^= u << 32
+			f = f[1:]
+		}
+		if len(f)%2 == 1 {
+			u := uint64(math.Float32bits(f[len(f)-1]))
+			if u&0x7f800000 == 0x7f800000 {
+				return false, false
+			}
+			sign ^= u << 32
+			f = f[:len(f)-1]
+		}
+		xs = any(f).([]T)
+	} else {
+		expo, carry = 0x7ff0000000000000, 0x0010000000000000
+	}
+	words := typed[uint64](rawBytes(xs))
+	var over0, over1, x0, x1 uint64
+	i := 0
+	for ; i+2 <= len(words); i += 2 {
+		w := words[i : i+2 : i+2]
+		over0 |= w[0]&expo + carry
+		over1 |= w[1]&expo + carry
+		x0 ^= w[0]
+		x1 ^= w[1]
+	}
+	for ; i < len(words); i++ {
+		over0 |= words[i]&expo + carry
+		x0 ^= words[i]
+	}
+	sign ^= x0 ^ x1
+	top := uint64(1) << 63
+	if expo>>32 == expo&0xffffffff { // float32 pairs: the low float's carry lands in bit 31
+		top |= 1 << 31
+		sign ^= sign << 32
+	}
+	return (over0|over1)&top == 0, sign>>63 != 0
 }

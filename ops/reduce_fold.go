@@ -20,15 +20,20 @@ type foldKernel struct {
 	call func(acc []byte, pos int, vals []byte, contiguous bool, f *fpFlags)
 	// row is an element-by-element call: vals[i] folds into acc[pos+i*step].
 	row func(acc []byte, pos, step int, vals []byte, f *fpFlags)
+	// rowFast, when set, is row without exceptions or NaN rules: for sums
+	// and products, whose results, when all finite, show that no
+	// operation met an infinity or a NaN. run redoes a reduction by row
+	// whose results are not all finite.
+	rowFast func(acc []byte, pos, step int, vals []byte)
 	// rowCall, when set, replaces row for kernels whose result depends on
 	// where NumPy's element-by-element calls start and end (fmax and fmin
 	// on float32 and float64: vector lanes, then a scalar tail): one whole
 	// call, vals[i] into acc[poss[i]].
 	rowCall func(acc []byte, poss []int, vals []byte)
 	// partial and combine, when set, split a call: combine(acc, pos,
-	// partial(vals)) equals call(acc, pos, vals, _), and partials of
+	// partial(vals, pos)) equals call(acc, pos, vals, _), and partials of
 	// separate calls may be taken in any order, on any thread.
-	partial func(vals []byte, f *fpFlags) [2]uint64
+	partial func(vals []byte, pos int, f *fpFlags) [2]uint64
 	combine func(acc []byte, pos int, p [2]uint64, f *fpFlags)
 }
 
@@ -126,37 +131,26 @@ func floatAdd[T float](k *foldKernel) {
 		a[pos] = addX(a[pos], pairwise(typed[T](vals), f), f)
 	}
 	k.row = func(acc []byte, pos, step int, vals []byte, f *fpFlags) {
-		a, xs := typed[T](acc), typed[T](vals)
-		if step == 1 {
-			// Results side by side: add plainly a block at a time;
-			// a block that made an infinity or a NaN is redone from
-			// its old results by addX.
-			a = a[pos : pos+len(xs) : pos+len(xs)]
-			var old [256]T
-			for lo := 0; lo < len(xs); lo += len(old) {
-				hi := min(lo+len(old), len(xs))
-				blk, in := a[lo:hi], xs[lo:hi]
-				copy(old[:], blk)
-				bad := false
-				for i, x := range in {
-					s := blk[i] + x
-					bad = bad || s-s != 0
-					blk[i] = s
-				}
-				if bad {
-					for i, x := range in {
-						blk[i] = addX(old[i], x, f)
-					}
-				}
-			}
-			return
-		}
-		for i, x := range xs {
+		a := typed[T](acc)
+		for i, x := range typed[T](vals) {
 			q := pos + i*step
 			a[q] = addX(a[q], x, f)
 		}
 	}
-	k.partial = func(vals []byte, f *fpFlags) [2]uint64 { return [2]uint64{u64(pairwise(typed[T](vals), f))} }
+	k.rowFast = func(acc []byte, pos, step int, vals []byte) {
+		a, xs := typed[T](acc), typed[T](vals)
+		if step == 1 {
+			a = a[pos : pos+len(xs) : pos+len(xs)]
+			for i, x := range xs {
+				a[i] += x
+			}
+			return
+		}
+		for i, x := range xs {
+			a[pos+i*step] += x
+		}
+	}
+	k.partial = func(vals []byte, _ int, f *fpFlags) [2]uint64 { return [2]uint64{u64(pairwise(typed[T](vals), f))} }
 	k.combine = func(acc []byte, pos int, p [2]uint64, f *fpFlags) {
 		a := typed[T](acc)
 		a[pos] = addX(a[pos], fromU64[T](p[0]), f)
@@ -172,11 +166,7 @@ func floatMultiply[T float](k *foldKernel) {
 	}
 	k.call = func(acc []byte, pos int, vals []byte, _ bool, f *fpFlags) {
 		a := typed[T](acc)
-		p := a[pos]
-		for _, x := range typed[T](vals) {
-			p = mulX(p, x, f)
-		}
-		a[pos] = p
+		a[pos] = product(a[pos], typed[T](vals), f)
 	}
 	k.row = func(acc []byte, pos, step int, vals []byte, f *fpFlags) {
 		a := typed[T](acc)
@@ -184,6 +174,67 @@ func floatMultiply[T float](k *foldKernel) {
 			a[pos+i*step] = mulX(a[pos+i*step], x, f)
 		}
 	}
+	k.rowFast = func(acc []byte, pos, step int, vals []byte) {
+		a, xs := typed[T](acc), typed[T](vals)
+		if step == 1 {
+			a = a[pos : pos+len(xs) : pos+len(xs)]
+			for i, x := range xs {
+				a[i] *= x
+			}
+			return
+		}
+		for i, x := range xs {
+			a[pos+i*step] *= x
+		}
+	}
+}
+
+// product is p times each of xs in turn, as NumPy's multiply loop folds a
+// reduce call. Once the running product is a zero, an infinity or a NaN
+// it stays one, its sign the sign of the factors multiplied together,
+// until a factor that is not finite (or, for an infinity, a zero) comes;
+// the rest of the call is then looked over at once instead of multiplied
+// out, in a chain each of whose steps waits for the last.
+func product[T float](p T, xs []T, f *fpFlags) T {
+	const stride = 64
+	for i := 0; i < len(xs); {
+		if p != p {
+			return p // NaN times anything is this NaN (nanPick)
+		}
+		if p == 0 || !finite(p) {
+			if q, ok := saturated(p, xs[i:]); ok {
+				return q
+			}
+			for ; i < len(xs); i++ {
+				p = mulX(p, xs[i], f)
+			}
+			return p
+		}
+		for end := min(i+stride, len(xs)); i < end; i++ {
+			p = mulX(p, xs[i], f)
+		}
+	}
+	return p
+}
+
+// saturated is p (a zero or an infinity) times xs, and true, when every
+// factor is finite and, for an infinity, not zero: the magnitude stays,
+// the signs multiply, and no exception is raised.
+func saturated[T float](p T, xs []T) (T, bool) {
+	var ok, odd bool
+	if p == 0 {
+		ok, odd = finiteSigns(xs)
+	} else {
+		lo, hi, o := absBitsRange(xs)
+		ok, odd = hi < absInf[T]() && (lo != 0 || len(xs) == 0), o
+	}
+	if !ok {
+		return p, false
+	}
+	if odd {
+		p = -p
+	}
+	return p, true
 }
 
 // floatMinMax is maximum, minimum, fmax and fmin for float and double.
@@ -308,7 +359,7 @@ func halfKernel(uf ufuncKind) foldKernel {
 				a[q] = toHalf(addX(halfToFloat32(a[q]), halfToFloat32(h), f), f)
 			}
 		}
-		k.partial = func(vals []byte, f *fpFlags) [2]uint64 {
+		k.partial = func(vals []byte, _ int, f *fpFlags) [2]uint64 {
 			return [2]uint64{uint64(math.Float32bits(pairwise(halfsToFloats(vals), f)))}
 		}
 		k.combine = func(acc []byte, pos int, p [2]uint64, f *fpFlags) {
@@ -416,7 +467,7 @@ func complexKernel[T float](uf ufuncKind) foldKernel {
 				a[q+1] = addX(a[q+1], v[i+1], f)
 			}
 		}
-		k.partial = func(vals []byte, f *fpFlags) [2]uint64 {
+		k.partial = func(vals []byte, _ int, f *fpFlags) [2]uint64 {
 			re, im := pairwiseComplex(typed[T](vals), f)
 			return [2]uint64{u64(re), u64(im)}
 		}
@@ -567,7 +618,7 @@ func intKernel[I intType](uf ufuncKind) foldKernel {
 			a[pos+i*step] = op(a[pos+i*step], x)
 		}
 	}
-	k.partial = func(vals []byte, f *fpFlags) [2]uint64 {
+	k.partial = func(vals []byte, _ int, f *fpFlags) [2]uint64 {
 		v := typed[I](vals)
 		if uf == ufAdd {
 			var s0, s1, s2, s3 I
@@ -627,7 +678,7 @@ func boolKernel(uf ufuncKind) foldKernel {
 			acc[pos+i*step] = fold(acc[pos+i*step], x)
 		}
 	}
-	k.partial = func(vals []byte, f *fpFlags) [2]uint64 {
+	k.partial = func(vals []byte, _ int, f *fpFlags) [2]uint64 {
 		if or {
 			for _, x := range vals {
 				if x != 0 {

@@ -131,6 +131,21 @@ func (r recipe) reduce(op operand, uf ufuncKind, loop dtype.Dtype, keepdims bool
 	if r.dry {
 		return res, nil
 	}
+	if stages == nil && op.nan && c.nanSeen == 0 && nanShowsInResult(op.dt, loop, uf) {
+		// Reduce first as if there were no NaN: one would have made a
+		// result NaN, so finite results prove there was none, without
+		// the scan for one.
+		acc, job, err := ufReduce(uf, op.src, op.dt, lay, c.red, loop, nil, c.opt)
+		if err != nil {
+			return ndarr{}, err
+		}
+		if allFinite(acc, loop) {
+			c.nanSeen = 2
+		}
+		if !r.hasNaN() {
+			return r.finish(res, acc, job), nil
+		}
+	}
 	if stages == nil && op.nan && r.hasNaN() {
 		stages = nanStages(op.dt, loop, op.fill)
 	}
@@ -138,14 +153,58 @@ func (r recipe) reduce(op operand, uf ufuncKind, loop dtype.Dtype, keepdims bool
 	if err != nil {
 		return ndarr{}, err
 	}
+	return r.finish(res, acc, job), nil
+}
+
+// finish warns of the job's floating-point exceptions, as NumPy's
+// reduction and the operations on the way do, and lays its results acc
+// out in C order as res's values.
+func (r recipe) finish(res ndarr, acc []byte, job *redJob) ndarr {
 	f, sf := job.allFlags()
 	sf.subtract.warn(r.w, "subtract")
 	sf.cast.warn(r.w, "cast")
 	sf.multiply.warn(r.w, "multiply")
 	sf.add.warn(r.w, "add")
 	f.warn(r.w, "reduce")
-	res.data = fromLayout(acc, loop, res.shape, res.strides)
-	return res, nil
+	res.data = fromLayout(acc, res.d, res.shape, res.strides)
+	return res
+}
+
+// nanShowsInResult reports whether a NaN among elements of dtype from
+// makes the result of uf in loop dtype loop NaN: sums and products in a
+// float or complex loop carry it (a complex element's NaN part only into a
+// complex loop, which keeps both parts).
+func nanShowsInResult(from, loop dtype.Dtype, uf ufuncKind) bool {
+	if uf != ufAdd && uf != ufMultiply {
+		return false
+	}
+	return from.Kind == 'f' && (loop.Kind == 'f' || loop.Kind == 'c') || from.Kind == 'c' && loop.Kind == 'c'
+}
+
+// allFinite reports whether every part of the float or complex values
+// acc (native, loop dtype d) is finite.
+func allFinite(acc []byte, d dtype.Dtype) bool {
+	switch dtype.RealOf(d).Size {
+	case 2:
+		for _, h := range typed[uint16](acc) {
+			if h&0x7c00 == 0x7c00 {
+				return false
+			}
+		}
+	case 4:
+		for _, x := range typed[float32](acc) {
+			if !finite(x) {
+				return false
+			}
+		}
+	default:
+		for _, x := range typed[float64](acc) {
+			if !finite(x) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // ufReduce runs ufunc.reduce of src (dtype from) laid out by lay, in
@@ -155,15 +214,10 @@ func ufReduce(uf ufuncKind, src View, from dtype.Dtype, lay reduceLayout, red []
 	plan := newRedPlan(src, lay, red, opt.tuning().reduceBuf)
 	job := newRedJob(plan, src, from, loop, uf, opt)
 	if stages != nil {
-		job.stages, job.inPlace = stages, false
+		job.setStages(stages)
 	}
-	k, err := kernelFor(uf, loop)
+	acc, err := job.reduce()
 	if err != nil {
-		return nil, nil, err
-	}
-	var words []uint64
-	acc := bytesOf(&words, plan.outCount*k.size) // k.size: a kernel may hold more than the loop dtype
-	if err := job.run(acc); err != nil {
 		return nil, nil, err
 	}
 	return acc, job, nil
@@ -224,7 +278,7 @@ func (r recipe) mean(op operand) (ndarr, error) {
 		sumD, resD, f16 = c.arg, c.arg, false
 	}
 	r.complexDiscard(op.dt, sumD)
-	ret, err := r.reduce(op, ufAdd, sumD, c.keepdims, op.nanStages(sumD))
+	ret, err := r.reduce(op, ufAdd, sumD, c.keepdims, nil)
 	if err != nil {
 		return ndarr{}, err
 	}
@@ -239,27 +293,22 @@ func (r recipe) mean(op operand) (ndarr, error) {
 	return ret, nil
 }
 
-// nanStages returns the stages that replace NaNs for a NaN-replaced
-// operand read in loop dtype loop; nil otherwise (reduce adds them only
-// when the input holds a NaN).
-func (op operand) nanStages(loop dtype.Dtype) func() []stage {
-	return nil
-}
-
 // nanStages: native source values of dtype from, NaNs (a NaN in either
 // part of a complex) replaced by fill, cast to loop.
 func nanStages(from, loop dtype.Dtype, fill float64) func() []stage {
 	return func() []stage {
-		var out []uint64
+		var rep, out []uint64
 		var wide []complex128
 		return []stage{func(in []byte, _, _ int, sf *stageFlags) []byte {
-			replaceNaN(in, from, fill)
+			r := bytesOf(&rep, len(in))
+			copy(r, in)
+			replaceNaN(r, from, fill)
 			if from.Kind == loop.Kind && from.Size == loop.Size {
-				return in
+				return r
 			}
 			o := bytesOf(&out, len(in)/from.Size*loop.Size)
-			castNative(o, in, from, loop, &wide)
-			castFlags(o, in, from, loop, &sf.reduce)
+			castNative(o, r, from, loop, &wide)
+			castFlags(o, r, from, loop, &sf.reduce)
 			return o
 		}}
 	}
@@ -437,7 +486,14 @@ func (r recipe) variance(op operand, std bool) (ndarr, error) {
 		loop2 = sumD
 	}
 	xop := operand{src: op.src, dt: op.dt, layout: xLayout}
-	ret, err := r.reduce(xop, ufAdd, loop2, c.keepdims, r.deviationStages(op, arrmean, xd, sq, loop2, c.keepdims))
+	var ret ndarr
+	ok := false
+	if xd == loop2 && sq == loop2 && !r.dry {
+		ret, ok, err = r.deviationSum(xop, r.meansByPosition(op, arrmean, xd, c.keepdims), loop2, c.keepdims)
+	}
+	if !ok && err == nil {
+		ret, err = r.reduce(xop, ufAdd, loop2, c.keepdims, r.deviationStages(op, arrmean, xd, sq, loop2, c.keepdims))
+	}
 	if err != nil {
 		return ndarr{}, err
 	}
@@ -460,17 +516,17 @@ func (r recipe) deviationStages(op operand, arrmean ndarr, xd, sq, loop dtype.Dt
 	means := r.meansByPosition(op, arrmean, xd, keepdims)
 	complexSquare := xd.Kind == 'c' && op.dt.Kind != 'c' && op.dt.Kind != 'b'
 	return func() []stage {
-		var xs, outs []uint64
+		var xs, ys, outs []uint64
 		var wide []complex128
 		return []stage{func(in []byte, pos, step int, sf *stageFlags) []byte {
 			n := len(in) / op.dt.Size
-			x := in // the loader's own copy, already xd's values
+			x := in // xd's values already (never written: a stage's input)
 			if !sameNative(dtype.NativeOf(op.dt), xd) {
 				x = bytesOf(&xs, n*xd.Size)
 				castNative(x, in, op.dt, xd, &wide)
 				castFlags(x, in, op.dt, xd, &sf.subtract)
 			}
-			y := squareDeviations(x, xd, sq, means, pos, step, complexSquare, sf)
+			y := squareDeviations(bytesOf(&ys, n*sq.Size), x, xd, sq, means, pos, step, complexSquare, sf)
 			if sq.Kind == loop.Kind && sq.Size == loop.Size {
 				return y
 			}
@@ -533,21 +589,22 @@ func (r recipe) xLayout(op operand, arrmean ndarr) []int {
 	return elementwiseStrides(op.src.Shape, [][]int{op.layout, meanStrides}, [][]int{op.src.Shape, arrmean.shape})
 }
 
-// squareDeviations turns x (n values of dtype xd) into (x - mean)² in sq:
-// element i's mean is means[pos + i*step].
-func squareDeviations(x []byte, xd, sq dtype.Dtype, means []byte, pos, step int, complexSquare bool, sf *stageFlags) []byte {
+// squareDeviations writes into y (n values of dtype sq) the values x (n
+// of dtype xd) become as (x - mean)²: element i's mean is means[pos +
+// i*step].
+func squareDeviations(y, x []byte, xd, sq dtype.Dtype, means []byte, pos, step int, complexSquare bool, sf *stageFlags) []byte {
 	switch {
 	case xd.Kind == 'f' && xd.Size == 4:
-		squareDeviationsOf(typed[float32](x), typed[float32](means), pos, step, sf)
-		return x
+		squaresOf(typed[float32](y), typed[float32](x), typed[float32](means), pos, step, false, sf)
+		return y
 	case xd.Kind == 'f' && xd.Size == 8:
-		squareDeviationsOf(typed[float64](x), typed[float64](means), pos, step, sf)
-		return x
+		squaresOf(typed[float64](y), typed[float64](x), typed[float64](means), pos, step, false, sf)
+		return y
 	}
 	n := len(x) / xd.Size
 	xa := ndarr{d: xd, data: x}
 	ma := ndarr{d: xd, data: means}
-	out := ndarr{d: sq, data: x[:n*sq.Size]}
+	out := ndarr{d: sq, data: y}
 	for i := 0; i < n; i++ {
 		p := pos + i*step
 		switch xd.Kind {
@@ -675,8 +732,7 @@ func (r recipe) allNaNSlice(op operand) bool {
 	lay := newReduceLayout(op.src.Shape, op.src.Strides, r.c.red, false)
 	plan := newRedPlan(op.src, lay, r.c.red, r.c.opt.tuning().reduceBuf)
 	job := newRedJob(plan, op.src, op.dt, dtype.Dtype{Kind: 'b', Size: 1, Order: '|'}, ufAnd, r.c.opt)
-	job.inPlace = false
-	job.stages = func() []stage {
+	job.setStages(func() []stage {
 		var out []uint64
 		nd := dtype.NativeOf(op.dt)
 		return []stage{func(in []byte, _, _ int, _ *stageFlags) []byte {
@@ -688,7 +744,7 @@ func (r recipe) allNaNSlice(op operand) bool {
 			}
 			return o
 		}}
-	}
+	})
 	acc := alloc(plan.outCount, dtype.Dtype{Kind: 'b', Size: 1})
 	if err := job.run(acc); err != nil {
 		return false
@@ -759,16 +815,18 @@ func (r recipe) nanmean() (ndarr, error) {
 		return r.mean(r.input())
 	}
 	arr := r.nanReplaced(0)
-	cnt, err := r.nanCounts(c.keepdims)
-	if err != nil {
-		return ndarr{}, err
-	}
 	loop := dtype.AddReduceDtype(arr.dt)
 	if c.hasArg {
 		loop = c.arg
 	}
 	r.complexDiscard(arr.dt, loop)
-	tot, err := r.reduce(arr, ufAdd, loop, c.keepdims, arr.nanStages(loop))
+	// The sum before the counts (NumPy counts first; neither warns): a
+	// sum that meets no NaN says the counts are all alike.
+	tot, err := r.reduce(arr, ufAdd, loop, c.keepdims, nil)
+	if err != nil {
+		return ndarr{}, err
+	}
+	cnt, err := r.nanCounts(c.keepdims)
 	if err != nil {
 		return ndarr{}, err
 	}
@@ -813,16 +871,16 @@ func (r recipe) nanvar(std bool) (ndarr, error) {
 		return r.variance(r.input(), std)
 	}
 	arr := r.nanReplaced(0)
-	cnt, err := r.nanCounts(true)
-	if err != nil {
-		return ndarr{}, err
-	}
 	loop := dtype.AddReduceDtype(arr.dt)
 	if c.hasArg {
 		loop = c.arg
 	}
 	r.complexDiscard(arr.dt, loop)
-	avg, err := r.reduce(arr, ufAdd, loop, true, arr.nanStages(loop))
+	avg, err := r.reduce(arr, ufAdd, loop, true, nil) // before the counts, as in nanmean
+	if err != nil {
+		return ndarr{}, err
+	}
+	cnt, err := r.nanCounts(true)
 	if err != nil {
 		return ndarr{}, err
 	}
@@ -840,31 +898,15 @@ func (r recipe) nanvar(std bool) (ndarr, error) {
 	if c.hasArg {
 		loop2 = c.arg
 	}
-	var stages func() []stage
-	if !r.dry {
-		means := r.nanMeansByPosition(arr, avg, sub)
-		stages = func() []stage {
-			var xs, ys, outs []uint64
-			var wide []complex128
-			return []stage{func(in []byte, pos, step int, sf *stageFlags) []byte {
-				n := len(in) / arr.dt.Size
-				x := bytesOf(&xs, n*sub.Size)
-				castNative(x, in, ad, sub, &wide) // NaNs stay NaN
-				castFlags(x, in, ad, sub, &sf.subtract)
-				y := bytesOf(&ys, n*ad.Size)
-				nanDeviations(y, x, in, ad, sub, means, pos, step, arr.dt.BigEndian(), sf)
-				if sq.Kind == loop2.Kind && sq.Size == loop2.Size {
-					return y[:n*sq.Size]
-				}
-				o := bytesOf(&outs, n*loop2.Size)
-				castNative(o, y[:n*sq.Size], sq, loop2, &wide)
-				castFlags(o, y[:n*sq.Size], sq, loop2, &sf.reduce)
-				return o
-			}}
-		}
-	}
 	sqop := operand{src: arr.src, dt: arr.dt, layout: arr.layout}
-	v, err := r.reduce(sqop, ufAdd, loop2, c.keepdims, stages)
+	var v ndarr
+	ok := false
+	if !r.dry && c.nanSeen == 2 && ad == sub && ad == sq && ad == loop2 {
+		v, ok, err = r.deviationSum(sqop, r.nanMeansByPosition(arr, avg, sub), loop2, c.keepdims)
+	}
+	if !ok && err == nil {
+		v, err = r.reduce(sqop, ufAdd, loop2, c.keepdims, r.nanDeviationStages(arr, avg, sub, loop2))
+	}
 	if err != nil {
 		return ndarr{}, err
 	}
@@ -902,6 +944,39 @@ func (r recipe) nanvar(std bool) (ndarr, error) {
 	return v, nil
 }
 
+// nanDeviationStages computes, for each element of nanvar's copy arr as
+// its second sum reads it, what np.subtract(arr, avg, out=arr,
+// casting='unsafe'), the zeros put back at the NaNs and arr*arr (complex:
+// arr*conj(arr), real part) give, in sub, arr's dtype and the sum's loop
+// dtype loop; nil in a dry run.
+func (r recipe) nanDeviationStages(arr operand, avg ndarr, sub, loop dtype.Dtype) func() []stage {
+	if r.dry {
+		return nil
+	}
+	ad := dtype.NativeOf(arr.dt)
+	sq := dtype.RealOf(ad)
+	means := r.nanMeansByPosition(arr, avg, sub)
+	return func() []stage {
+		var xs, ys, outs []uint64
+		var wide []complex128
+		return []stage{func(in []byte, pos, step int, sf *stageFlags) []byte {
+			n := len(in) / arr.dt.Size
+			x := bytesOf(&xs, n*sub.Size)
+			castNative(x, in, ad, sub, &wide) // NaNs stay NaN
+			castFlags(x, in, ad, sub, &sf.subtract)
+			y := bytesOf(&ys, n*ad.Size)
+			nanDeviations(y, x, in, ad, sub, means, pos, step, arr.dt.BigEndian(), sf)
+			if sq.Kind == loop.Kind && sq.Size == loop.Size {
+				return y[:n*sq.Size]
+			}
+			o := bytesOf(&outs, n*loop.Size)
+			castNative(o, y[:n*sq.Size], sq, loop, &wide)
+			castFlags(o, y[:n*sq.Size], sq, loop, &sf.reduce)
+			return o
+		}}
+	}
+}
+
 // complexMulIn is complexMulFlags in the parts of complex dtype d.
 func complexMulIn(d dtype.Dtype, ar, ai, br, bi float64, fused bool, f *fpFlags) (float64, float64) {
 	if d.Size == 8 {
@@ -925,38 +1000,76 @@ func flagOp(f *fpFlags, a, b, r float64) {
 	f.overflow = f.overflow || isFinite(a) && isFinite(b)
 }
 
-// squareDeviationsOf is squareDeviations in float32 or float64: each x
-// becomes (x - mean)², each operation rounded to T; an element that ends
-// infinite or NaN has its operations' exceptions recorded.
-func squareDeviationsOf[T float](xs, ms []T, pos, step int, sf *stageFlags) {
-	for i, v := range xs {
-		m := ms[pos+i*step]
-		d := v - m
-		q := d * d
-		if !finite(q) {
-			flagOp(&sf.subtract, float64(v), float64(m), float64(d))
-			flagOp(&sf.multiply, float64(d), float64(d), float64(q))
+// squaresOf sets y[i] to (x[i] - mean)², each operation rounded to T,
+// where element i's mean is ms[pos+i*step]; with nanZero, to 0 where x[i]
+// is NaN (nanvar's copy). y is not x. The operations' exceptions are
+// looked for only when a square is not finite, which the squares' bits
+// show at once: the loops stay free of tests.
+func squaresOf[T float](y, x, ms []T, pos, step int, nanZero bool, sf *stageFlags) {
+	y = y[:len(x)]
+	switch {
+	case step == 0 && !nanZero:
+		m := ms[pos]
+		for i, v := range x {
+			d := v - m
+			y[i] = d * d
 		}
-		xs[i] = q
+	case step == 0:
+		m := ms[pos]
+		for i, v := range x {
+			d := v - m
+			y[i] = d * d
+			if v != v {
+				y[i] = 0
+			}
+		}
+	default:
+		for i, v := range x {
+			d := v - ms[pos+i*step]
+			y[i] = d * d
+			if nanZero && v != v {
+				y[i] = 0
+			}
+		}
 	}
-}
-
-// nanSquares is nanDeviations for one float type.
-func nanSquares[T float](y, x, ms []T, pos, step int, sf *stageFlags) {
+	if squaresFinite(y) {
+		return
+	}
 	for i, v := range x {
-		if v != v {
-			y[i] = 0
+		if nanZero && v != v {
 			continue
 		}
 		m := ms[pos+i*step]
 		d := v - m
-		q := d * d
-		if !finite(q) {
+		if q := d * d; !finite(q) {
 			flagOp(&sf.subtract, float64(v), float64(m), float64(d))
 			flagOp(&sf.multiply, float64(d), float64(d), float64(q))
 		}
-		y[i] = q
 	}
+}
+
+// squaresFinite reports whether the squares ys (each +0 or more, or NaN)
+// are all finite: as unsigned integers the bits of every infinity and NaN
+// are at least those of +Inf, and a finite square's are below.
+func squaresFinite[T float](ys []T) bool {
+	if _, ok := any(ys).([]float32); ok {
+		return maxBits(typed[uint32](rawBytes(ys))) < 0x7f800000
+	}
+	return maxBits(typed[uint64](rawBytes(ys))) < 0x7ff0000000000000
+}
+
+// maxBits is the greatest of us (0 when empty), four lanes at a time.
+func maxBits[U uint32 | uint64](us []U) U {
+	var m0, m1, m2, m3 U
+	i := 0
+	for ; i+4 <= len(us); i += 4 {
+		b := us[i : i+4 : i+4]
+		m0, m1, m2, m3 = max(m0, b[0]), max(m1, b[1]), max(m2, b[2]), max(m3, b[3])
+	}
+	for ; i < len(us); i++ {
+		m0 = max(m0, us[i])
+	}
+	return max(m0, m1, m2, m3)
 }
 
 // nanMeansByPosition is avg (keepdims shape, cast to sub) by the result
@@ -1002,9 +1115,9 @@ func nanDeviations(y, x, orig []byte, ad, sub dtype.Dtype, means []byte, pos, st
 	if ad == sub && ad.Kind == 'f' && ad.Size >= 4 {
 		// The same float type throughout: y = (x - mean)², 0 at NaNs.
 		if ad.Size == 4 {
-			nanSquares(typed[float32](y), typed[float32](x), typed[float32](means), pos, step, sf)
+			squaresOf(typed[float32](y), typed[float32](x), typed[float32](means), pos, step, true, sf)
 		} else {
-			nanSquares(typed[float64](y), typed[float64](x), typed[float64](means), pos, step, sf)
+			squaresOf(typed[float64](y), typed[float64](x), typed[float64](means), pos, step, true, sf)
 		}
 		return
 	}

@@ -11,7 +11,7 @@ import "sync"
 // maxima) run each output's calls in order on one thread, the threads
 // sharing out the outputs along one result axis.
 func (j *redJob) run(acc []byte) error {
-	k, err := kernelFor(j.uf, j.loop)
+	k, err := j.foldKernel()
 	if err != nil {
 		return err
 	}
@@ -40,6 +40,23 @@ func (j *redJob) run(acc []byte) error {
 	if skip {
 		started = make([]bool, p.outCount)
 	}
+	if p.k == 0 && k.rowFast != nil {
+		fast := k
+		fast.row = func(acc []byte, pos, step int, vals []byte, _ *fpFlags) { k.rowFast(acc, pos, step, vals) }
+		j.runSplit(acc, fast, threads, nil)
+		if allFinite(acc, j.loop) {
+			return nil
+		}
+		k.init(acc) // an infinity or a NaN: again, with NumPy's rules for them
+	}
+	j.runSplit(acc, k, threads, started)
+	return nil
+}
+
+// runSplit runs every call of the plan in order, the outputs shared out
+// among threads along one result axis (kernels without partials).
+func (j *redJob) runSplit(acc []byte, k foldKernel, threads int, started []bool) {
+	p := &j.plan
 	if p.k == 0 && k.rowCall != nil {
 		p.lead = p.keptLead()
 	}
@@ -49,13 +66,11 @@ func (j *redJob) run(acc []byte) error {
 	}
 	if ax < 0 || threads == 1 {
 		j.runSequential(acc, k, *p, started)
-		return nil
+		return
 	}
-	n := p.n[ax]
-	parallel(n, threads, func(lo, hi int) {
+	parallel(p.n[ax], threads, func(lo, hi int) {
 		j.runSequential(acc, k, p.restrict(ax, lo, hi), started)
 	})
-	return nil
 }
 
 // initFirst copies each output's first element (index 0 along every
@@ -230,7 +245,7 @@ func (j *redJob) runWindows(acc []byte, k foldKernel, threads int) {
 				for c := max(c0, b*cpb); c < min(c1, (b+1)*cpb); c++ {
 					from := (c - b*cpb) * p.buf
 					to := min(from+p.buf, p.block)
-					parts[c-w0] = k.partial(ld.load(src, pos, 0, from, to), &ld.flags)
+					parts[c-w0] = k.partial(ld.load(src, pos, 0, from, to), pos, &ld.flags)
 					poss[c-w0] = pos
 				}
 			})

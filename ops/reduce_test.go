@@ -231,3 +231,52 @@ func TestFloatKeyOrders(t *testing.T) {
 		}
 	}
 }
+
+// TestProductMatchesChain checks product's shortcut for a product that is
+// a zero or an infinity against the plain chain of mulX: the same bits
+// and the same exceptions, on factors that underflow, overflow, and hold
+// zeros, infinities and NaNs at random places.
+func TestProductMatchesChain(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 10))
+	for i := 0; i < 3000; i++ {
+		n := r.IntN(600)
+		xs32 := make([]float32, n)
+		xs64 := make([]float64, n)
+		scale := []float64{1e-3, 0.5, 3, 1e5}[r.IntN(4)]
+		for j := range xs64 {
+			x := r.NormFloat64() * scale
+			switch r.IntN(400) {
+			case 0:
+				x = 0
+			case 1:
+				x = math.Inf(1)
+			case 2:
+				x = math.Copysign(0, -1)
+			case 3:
+				x = math.NaN()
+			case 4:
+				x = math.Inf(-1)
+			}
+			xs64[j], xs32[j] = x, float32(x)
+		}
+		p0 := []float64{1, 0, math.Inf(-1), -2}[r.IntN(4)]
+		checkProduct(t, float32(p0), xs32)
+		checkProduct(t, p0, xs64)
+		if n > 0 {
+			checkProduct(t, float32(p0), xs32[1:]) // not 8-byte aligned
+		}
+	}
+}
+
+func checkProduct[T float](t *testing.T, p0 T, xs []T) {
+	t.Helper()
+	var fw, fg fpFlags
+	want := p0
+	for _, x := range xs {
+		want = mulX(want, x, &fw)
+	}
+	got := product(p0, xs, &fg)
+	if u64(got) != u64(want) || fg != fw {
+		t.Errorf("%T product of %d from %v: %v %+v, the chain %v %+v", p0, len(xs), p0, got, fg, want, fw)
+	}
+}
