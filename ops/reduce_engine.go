@@ -23,13 +23,25 @@ const (
 	// ufRange folds float32 or float64 into the least and the greatest
 	// value of each output, by value (reduce_extreme.go): no NumPy ufunc.
 	ufRange
+	// ufNonzero counts the nonzero elements of each output into int64
+	// (reduce_nonzero.go): np.count_nonzero, and np.any and np.all.
+	ufNonzero
 )
+
+// resultDtype is the dtype of uf's results in loop dtype loop: the loop
+// dtype but for the count of nonzero elements.
+func (u ufuncKind) resultDtype(loop dtype.Dtype) dtype.Dtype {
+	if u == ufNonzero {
+		return dtype.Int64
+	}
+	return loop
+}
 
 // hasIdentity reports whether NumPy starts the result at the ufunc's
 // identity; maximum and friends start at each output's first element and
 // refuse an empty reduction.
 func (u ufuncKind) hasIdentity() bool {
-	return u == ufAdd || u == ufMultiply || u == ufOr || u == ufAnd || u == ufRange
+	return u == ufAdd || u == ufMultiply || u == ufOr || u == ufAnd || u == ufRange || u == ufNonzero
 }
 
 // stage turns a chunk of values into the next dtype's values; pos is the

@@ -56,6 +56,8 @@ func kernelFor(uf ufuncKind, d dtype.Dtype) (foldKernel, error) {
 		return rangeKernel[int64](), nil
 	case uf == ufRange:
 		return foldKernel{}, fmt.Errorf("no range loop for %s", d.Name())
+	case uf == ufNonzero:
+		return nonzeroKernel(d), nil
 	case d.Kind == 'b':
 		return boolKernel(uf), nil
 	case d.Kind == 'i':

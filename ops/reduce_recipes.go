@@ -127,7 +127,7 @@ func (r recipe) reduce(op operand, uf ufuncKind, loop dtype.Dtype, keepdims bool
 		return ndarr{}, refuse("zero-size array to reduction operation %s which has no identity", ufuncName(uf))
 	}
 	lay := newReduceLayout(op.src.Shape, op.layout, c.red, keepdims)
-	res := ndarr{d: loop, shape: lay.outShape, strides: lay.outStrides, scalar: len(lay.outShape) == 0}
+	res := ndarr{d: uf.resultDtype(loop), shape: lay.outShape, strides: lay.outStrides, scalar: len(lay.outShape) == 0}
 	if r.dry {
 		return res, nil
 	}
@@ -224,7 +224,7 @@ func ufReduce(uf ufuncKind, src View, from dtype.Dtype, lay reduceLayout, red []
 }
 
 func ufuncName(uf ufuncKind) string {
-	return [...]string{"add", "multiply", "maximum", "minimum", "fmax", "fmin", "logical_or", "logical_and", "range"}[uf]
+	return [...]string{"add", "multiply", "maximum", "minimum", "fmax", "fmin", "logical_or", "logical_and", "range", "count_nonzero"}[uf]
 }
 
 // sum is np.sum / np.prod (np.add.reduce / np.multiply.reduce) of op.
@@ -418,40 +418,10 @@ func (r recipe) ptp() (ndarr, error) {
 	return out, nil
 }
 
-// logical is np.any / np.all: logical_or.reduce / logical_and.reduce on
-// the elements cast to bool.
-func (r recipe) logical(any bool) (ndarr, error) {
-	uf := ufAnd
-	if any {
-		uf = ufOr
-	}
-	return r.reduce(r.input(), uf, dtype.Dtype{Kind: 'b', Size: 1, Order: '|'}, r.c.keepdims, nil)
-}
-
 // countNonzero is np.count_nonzero: a.astype(bool).sum(axis,
 // dtype=np.intp, keepdims) (with axis=None and no keepdims, NumPy's C
 // count, the same number, which np.save stores as an int64 0-d array).
-func (r recipe) countNonzero() (ndarr, error) {
-	op := r.input()
-	b := dtype.Dtype{Kind: 'b', Size: 1, Order: '|'}
-	res, err := r.reduce(op, ufAdd, dtype.Int64, r.c.keepdims, func() []stage {
-		var out []uint64
-		var wide []complex128
-		var counts []uint64
-		return []stage{func(in []byte, _, _ int, _ *stageFlags) []byte {
-			n := len(in) / op.dt.Size
-			bools := bytesOf(&out, n)
-			castNative(bools, in, op.dt, b, &wide)
-			o := bytesOf(&counts, 8*n)
-			c := typed[int64](o)
-			for i, x := range bools {
-				c[i] = int64(x)
-			}
-			return o
-		}}
-	})
-	return res, err
-}
+func (r recipe) countNonzero() (ndarr, error) { return r.nonzeroCounts(r.c.keepdims) }
 
 // variance is _methods._var (and _std: its square root).
 func (r recipe) variance(op operand, std bool) (ndarr, error) {

@@ -280,3 +280,25 @@ func checkProduct[T float](t *testing.T, p0 T, xs []T) {
 		t.Errorf("%T product of %d from %v: %v %+v, the chain %v %+v", p0, len(xs), p0, got, fg, want, fw)
 	}
 }
+
+// TestCountLanesMatchesElements checks the word-at-a-time count of nonzero
+// elements against the element-by-element one, for every element size,
+// mask and alignment, on bytes that are zeros, sign bits, low bits or any.
+func TestCountLanesMatchesElements(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 11))
+	big := make([]byte, 308)
+	for i := 0; i < 2000; i++ {
+		buf := big[r.IntN(8):][:300] // any alignment
+		for j := range buf {
+			buf[j] = []byte{0, 0, 0x80, 1, byte(r.Uint32())}[r.IntN(5)]
+		}
+		e := []int{1, 2, 4, 8}[r.IntN(4)]
+		mask := []uint64{^uint64(0), 0x7fff, 0x7fffffff, 0x7fffffffffffffff, 0x7fffffff7fffffff}[r.IntN(5)]
+		lo := r.IntN(16) * e
+		hi := lo + r.IntN((len(buf)-lo)/e+1)*e
+		b := buf[lo:hi]
+		if got, want := countLanes(b, e, mask), countElements(b, e, mask); got != want {
+			t.Fatalf("size %d mask %x, %d bytes from %d: %d, element by element %d: %x", e, mask, len(b), lo, got, want, b)
+		}
+	}
+}
