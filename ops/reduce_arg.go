@@ -1,27 +1,172 @@
 package ops
 
 import (
+	"math"
+
 	"strider/internal/dtype"
 )
 
+// arg is np.argmin / np.argmax (PyArray_ArgMinMaxCommon): the axis moved
+// last, each row searched from its start; int64 results in C order.
+// nanFill, when nonzero, replaces NaNs first (nanargmin, nanargmax); the
+// second result says whether a NaN was met then.
+func (r recipe) arg(op operand, isMax bool, nanFill float64) (ndarr, bool, error) {
+	c := r.c
+	axis, m, outShape := r.argShape(op)
+	name := "argmin"
+	if isMax {
+		name = "argmax"
+	}
+	if m == 0 {
+		return ndarr{}, false, refuse("attempt to get %s of an empty sequence", name)
+	}
+	res := ndarr{d: dtype.Int64, shape: outShape, strides: CStrides(outShape), scalar: len(outShape) == 0}
+	if r.dry {
+		return res, false, nil
+	}
+	v := op.src
+	if axis >= 0 {
+		perm := []int{}
+		for k := range op.src.Shape {
+			if k != axis {
+				perm = append(perm, k)
+			}
+		}
+		v = v.Permute(append(perm, axis))
+	}
+	rows := Count(v.Shape) / m
+	res.data = alloc(res.count(), dtype.Int64)
+	sawNaN := argRows(v, op.dt, m, rows, argWant{isMax, op.nan, nanFill}, typed[int64](res.data), c.opt)
+	return res, sawNaN, nil
+}
+
+// argShape is the axis argmin searches (-1 for all of them), the length
+// m of each search and the result's shape.
+func (r recipe) argShape(op operand) (axis, m int, outShape []int) {
+	c := r.c
+	shape := op.src.Shape
+	axis = -1
+	if !c.all {
+		for k, red := range c.red {
+			if red {
+				axis = k
+			}
+		}
+	}
+	m = op.src.Count()
+	if axis >= 0 {
+		m = shape[axis]
+		for k, n := range shape {
+			if k != axis {
+				outShape = append(outShape, n)
+			} else if c.keepdims {
+				outShape = append(outShape, 1)
+			}
+		}
+	} else if c.keepdims {
+		for range shape {
+			outShape = append(outShape, 1)
+		}
+	}
+	return axis, m, outShape
+}
+
+// nanarg is np.nanargmin / np.nanargmax: NaNs replaced by +inf (-inf), an
+// all-NaN slice refused. The search runs first: where it met no NaN,
+// there is no all-NaN slice to look for.
+func (r recipe) nanarg(isMax bool) (ndarr, error) {
+	fill := math.Inf(1)
+	if isMax {
+		fill = math.Inf(-1)
+	}
+	op := r.nanReplaced(fill)
+	if op.nan {
+		// np.any(np.all(np.isnan(a), axis)): an empty slice counts as
+		// all NaN, a NaN-free one is known only from the values.
+		outs := 1
+		for k, n := range op.src.Shape {
+			if !r.c.red[k] {
+				outs *= n
+			}
+		}
+		if r.c.emptyReduced() && outs > 0 {
+			return ndarr{}, refuse("All-NaN slice encountered")
+		}
+	}
+	res, sawNaN, err := r.arg(op, isMax, fill)
+	if err != nil || !op.nan || r.dry {
+		return res, err
+	}
+	if !sawNaN && r.c.nanSeen == 0 {
+		r.c.nanSeen = 2
+	}
+	if sawNaN && r.allNaNSlice(op) {
+		return ndarr{}, refuse("All-NaN slice encountered")
+	}
+	return res, nil
+}
+
+// allNaNSlice reports whether some output's elements are all NaN
+// (np.any(np.all(np.isnan(a), axis))).
+func (r recipe) allNaNSlice(op operand) bool {
+	if !r.hasNaN() {
+		return false
+	}
+	lay := newReduceLayout(op.src.Shape, op.src.Strides, r.c.red, false)
+	plan := newRedPlan(op.src, lay, r.c.red, r.c.opt.tuning().reduceBuf)
+	job := newRedJob(plan, op.src, op.dt, dtype.Dtype{Kind: 'b', Size: 1, Order: '|'}, ufAnd, r.c.opt)
+	job.setStages(func() []stage {
+		var out []uint64
+		nd := dtype.NativeOf(op.dt)
+		return []stage{func(in []byte, _, _ int, _ *stageFlags) []byte {
+			n := len(in) / op.dt.Size
+			o := bytesOf(&out, n)
+			for i := 0; i < n; i++ {
+				z := nd.Complex(in[i*op.dt.Size:])
+				o[i] = b2u(real(z) != real(z) || imag(z) != imag(z))
+			}
+			return o
+		}}
+	})
+	acc := alloc(plan.outCount, dtype.Dtype{Kind: 'b', Size: 1})
+	if err := job.run(acc); err != nil {
+		return false
+	}
+	for _, b := range acc {
+		if b != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// argWant is what a search looks for: the first greatest (isMax) or
+// least element, NaNs counting as fill where nan is set (nanargmin and
+// nanargmax search a copy with NaNs replaced), else the first NaN.
+type argWant struct {
+	isMax, nan bool
+	fill       float64
+}
+
 // argBest is a candidate of argmin/argmax over a run: its index, whether
 // it is a NaN (which wins outright: the first NaN is the answer), and its
-// value for comparing (re, im; integers in i or u).
+// value for comparing (re, im; integers in i or u). sawNaN says a NaN
+// was met (and counted as fill).
 type argBest struct {
 	at     int
 	nan    bool
 	re, im float64
 	i      int64
 	u      uint64
+	sawNaN bool
 }
 
 // argRows is PyArray_ArgMinMaxCommon's loop over the rows of v (the
 // searched axis last, m long): out[r] is the index in row r of the first
-// NaN (any NaN part, for complex), else of the first greatest (isMax) or
-// least element, +0 and -0 equal (HALF_, FLOAT_, CFLOAT_ argmax and
-// argmin, BOOL_argmin's memchr). With nan, NaNs count as fill instead
-// (nanargmin and nanargmax search a copy with NaNs replaced).
-func argRows(v View, d dtype.Dtype, m, rows int, isMax, nan bool, fill float64, out []int64, opt Options) {
+// NaN (any NaN part, for complex), else of the first greatest or least
+// element, +0 and -0 equal (HALF_, FLOAT_, CFLOAT_ argmax and argmin,
+// BOOL_argmin's memchr). It reports whether a NaN was counted as fill.
+func argRows(v View, d dtype.Dtype, m, rows int, w argWant, out []int64, opt Options) bool {
 	threads := opt.threads()
 	if v.Count()*v.Elem < opt.tuning().parallelMin {
 		threads = 1
@@ -33,95 +178,114 @@ func argRows(v View, d dtype.Dtype, m, rows int, isMax, nan bool, fill float64, 
 	if flat {
 		// axis=None: the C-order flattening, a single run when the view
 		// allows, else the last axis's rows one after the other.
-		if w, ok := v.Reshape([]int{m}); ok {
-			v, flat = w, false
+		if r, ok := v.Reshape([]int{m}); ok {
+			v, flat = r, false
 		}
 	}
-	last := v.Shape[len(v.Shape)-1]
 	step := v.Strides[len(v.Strides)-1]
 	outer := View{Elem: v.Elem, Shape: v.Shape[:len(v.Shape)-1], Strides: v.Strides[:len(v.Strides)-1], Offset: v.Offset, Data: v.Data}
-	search := func(base, lo, hi int) argBest {
-		return argSearch(v.Data, d, base, step, lo, hi, isMax, nan, fill)
-	}
-	// merge folds candidate p (later in the run) into best.
-	merge := func(best, p argBest, first bool) argBest {
-		if first || !best.nan && (p.nan || better(p, best, d, isMax)) {
-			return p
-		}
-		return best
-	}
 	if !flat && rows == 1 {
-		parts := make([]argBest, min(m, max(1, threads*4)))
-		parallel(len(parts), threads, func(lo, hi int) {
-			for c := lo; c < hi; c++ {
-				parts[c] = search(v.Offset, c*m/len(parts), (c+1)*m/len(parts))
-			}
+		best := argParts(m, threads, d, w.isMax, func(lo, hi int) argBest {
+			return argSearch(v.Data, d, v.Offset, step, lo, hi, w)
 		})
-		best := parts[0]
-		for _, p := range parts[1:] {
-			best = merge(best, p, false)
-		}
 		out[0] = int64(best.at)
-		return
+		return best.sawNaN
 	}
 	offs := make([]int, 0, Count(outer.Shape))
 	forEachOffset(outer, func(off int) { offs = append(offs, off) })
-	if !flat {
-		// Rows whose neighbours lie one element apart (argmax along an
-		// outer axis) are searched side by side, a block of rows at a
-		// time, reading memory in order.
-		ostep := 0
-		if len(outer.Shape) > 0 {
-			ostep = outer.Strides[len(outer.Strides)-1]
-		}
-		if ostep == 1 && step != 1 && d.Kind == 'f' && d.Size >= 4 && !d.BigEndian() {
-			const block = 512
-			parallel(ceilDiv(rows, block), threads, func(lo, hi int) {
-				for b := lo; b < hi; b++ {
-					r0, r1 := b*block, min(rows, (b+1)*block)
-					// Rows r0..r1 are consecutive along outer's last axis
-					// when they share the other outer indices.
-					for r := r0; r < r1; {
-						e := r + 1
-						for e < r1 && offs[e] == offs[e-1]+1 {
-							e++
-						}
-						if d.Size == 4 {
-							argColumns[float32](v.Data, offs[r], e-r, step, m, isMax, nan, float32(fill), out[r:e])
-						} else {
-							argColumns[float64](v.Data, offs[r], e-r, step, m, isMax, nan, fill, out[r:e])
-						}
-						r = e
-					}
-				}
-			})
-			return
-		}
-		parallel(rows, threads, func(lo, hi int) {
+	if flat {
+		last := v.Shape[len(v.Shape)-1]
+		best := argParts(len(offs), threads, d, w.isMax, func(lo, hi int) argBest {
+			var best argBest
 			for r := lo; r < hi; r++ {
-				out[r] = int64(search(offs[r], 0, m).at)
+				p := argSearch(v.Data, d, offs[r], step, 0, last, w)
+				p.at += r * last
+				best = argMerge(best, p, r == lo, d, w.isMax)
 			}
+			return best
 		})
-		return
+		out[0] = int64(best.at)
+		return best.sawNaN
 	}
-	parts := make([]argBest, min(len(offs), max(1, threads*4)))
+	ostep := 0
+	if len(outer.Shape) > 0 {
+		ostep = outer.Strides[len(outer.Strides)-1]
+	}
+	if ostep == 1 && step != 1 && d.Kind == 'f' && d.Size >= 4 && !d.BigEndian() {
+		return argColumnRows(v.Data, d, offs, step, m, w, out, threads)
+	}
+	saw := make([]bool, rows)
+	parallel(rows, threads, func(lo, hi int) {
+		for r := lo; r < hi; r++ {
+			p := argSearch(v.Data, d, offs[r], step, 0, m, w)
+			out[r], saw[r] = int64(p.at), p.sawNaN
+		}
+	})
+	for _, s := range saw {
+		if s {
+			return true
+		}
+	}
+	return false
+}
+
+// argParts searches [0, n) in parts on threads (search(lo, hi) a part's
+// best, indices counted from 0) and merges the parts in order.
+func argParts(n, threads int, d dtype.Dtype, isMax bool, search func(lo, hi int) argBest) argBest {
+	parts := make([]argBest, min(n, max(1, threads*4)))
 	parallel(len(parts), threads, func(lo, hi int) {
 		for c := lo; c < hi; c++ {
-			r0, r1 := c*len(offs)/len(parts), (c+1)*len(offs)/len(parts)
-			var best argBest
-			for r := r0; r < r1; r++ {
-				p := search(offs[r], 0, last)
-				p.at += r * last
-				best = merge(best, p, r == r0)
-			}
-			parts[c] = best
+			parts[c] = search(c*n/len(parts), (c+1)*n/len(parts))
 		}
 	})
 	best := parts[0]
 	for _, p := range parts[1:] {
-		best = merge(best, p, false)
+		best = argMerge(best, p, false, d, isMax)
 	}
-	out[0] = int64(best.at)
+	return best
+}
+
+// argMerge folds candidate p (later in the run) into best.
+func argMerge(best, p argBest, first bool, d dtype.Dtype, isMax bool) argBest {
+	saw := best.sawNaN || p.sawNaN
+	if first || !best.nan && (p.nan || better(p, best, d, isMax)) {
+		best = p
+	}
+	best.sawNaN = saw
+	return best
+}
+
+// argColumnRows searches rows whose neighbours lie one element apart
+// (argmax along an outer axis) side by side, a block of rows at a time,
+// reading memory in order: rows r..e-1 are consecutive along the outer
+// view's last axis when their offsets follow one another.
+func argColumnRows(data []byte, d dtype.Dtype, offs []int, step, m int, w argWant, out []int64, threads int) bool {
+	const block = 4096
+	rows := len(offs)
+	saw := make([]bool, ceilDiv(rows, block))
+	parallel(len(saw), threads, func(lo, hi int) {
+		for b := lo; b < hi; b++ {
+			r0, r1 := b*block, min(rows, (b+1)*block)
+			for r := r0; r < r1; {
+				e := r + 1
+				for e < r1 && offs[e] == offs[e-1]+1 {
+					e++
+				}
+				if d.Size == 4 {
+					saw[b] = argColumns[float32](data, offs[r], e-r, step, m, w, out[r:e]) || saw[b]
+				} else {
+					saw[b] = argColumns[float64](data, offs[r], e-r, step, m, w, out[r:e]) || saw[b]
+				}
+				r = e
+			}
+		}
+	})
+	for _, s := range saw {
+		if s {
+			return true
+		}
+	}
+	return false
 }
 
 // forEachOffset calls f with the element offset of each element of v in C
@@ -188,20 +352,18 @@ func cmpFloat(a, b float64) int {
 }
 
 // argSearch searches elements [lo, hi) of the run at base (step apart).
-func argSearch(data []byte, d dtype.Dtype, base, step, lo, hi int, isMax, nan bool, fill float64) argBest {
-	e := d.Size
-	at := func(i int) []byte { return data[(base+i*step)*e:] }
+func argSearch(data []byte, d dtype.Dtype, base, step, lo, hi int, w argWant) argBest {
 	if d.Kind == 'f' && d.Size == 4 && !d.BigEndian() {
-		return argFloat(typed[float32](data), base, step, lo, hi, isMax, nan, float32(fill))
+		return argFloat(typed[float32](data), base, step, lo, hi, w.isMax, w.nan, float32(w.fill))
 	}
 	if d.Kind == 'f' && d.Size == 8 && !d.BigEndian() {
-		return argFloat(typed[float64](data), base, step, lo, hi, isMax, nan, fill)
+		return argFloat(typed[float64](data), base, step, lo, hi, w.isMax, w.nan, w.fill)
 	}
+	e := d.Size
 	var best argBest
 	for i := lo; i < hi; i++ {
-		b := at(i)
-		var c argBest
-		c.at = i
+		c := argBest{at: i}
+		b := data[(base+i*step)*e:]
 		switch d.Kind {
 		case 'b':
 			c.i = int64(b2u(b[0] != 0))
@@ -213,29 +375,72 @@ func argSearch(data []byte, d dtype.Dtype, base, step, lo, hi int, isMax, nan bo
 			z := d.Complex(b)
 			c.re, c.im = real(z), imag(z)
 			if c.re != c.re || c.im != c.im {
-				if nan {
-					c.re, c.im = fill, 0
-				} else {
-					c.nan = true
+				if !w.nan {
+					return c.withNaN()
 				}
+				c.re, c.im, best.sawNaN = w.fill, 0, true
 			}
 		}
-		if c.nan {
-			return c
-		}
-		if i == lo || better(c, best, d, isMax) {
+		if i == lo || better(c, best, d, w.isMax) {
+			c.sawNaN = best.sawNaN
 			best = c
 		}
 	}
 	return best
 }
 
+// withNaN is c as the NaN that ends a search.
+func (c argBest) withNaN() argBest {
+	c.nan = true
+	return c
+}
+
 // argFloat is argSearch for native float32 and float64 (NaNs as fill
-// when nan is set).
+// when nan is set). A contiguous run goes a block at a time: the block's
+// extreme by value (keyRange, branch-free), and only where it beats the
+// best so far, a search for its first occurrence; a block that holds a NaN
+// is searched element by element.
 func argFloat[T float](xs []T, base, step, lo, hi int, isMax, nan bool, fill T) argBest {
+	if step != 1 {
+		return argScan(xs, base, step, lo, hi, isMax, nan, fill)
+	}
+	const block = 512
+	run := xs[base+lo : base+hi]
+	best := argBest{at: lo}
+	var bv T
+	for b0 := 0; b0 < len(run); b0 += block {
+		blk := run[b0:min(b0+block, len(run))]
+		m, ok := extremeOf(blk, isMax)
+		at := -1 // m's first index in blk, once known
+		if !ok {
+			p := argScan(blk, 0, 1, 0, len(blk), isMax, nan, fill)
+			if p.nan {
+				p.at += lo + b0
+				return p
+			}
+			m, at, best.sawNaN = T(p.re), p.at, true
+		}
+		if b0 == 0 || isMax && m > bv || !isMax && m < bv {
+			if at < 0 {
+				at = 0
+				for blk[at] != m { // m is in blk (a zero equals either zero)
+					at++
+				}
+			}
+			bv, best.at = m, lo+b0+at
+		}
+	}
+	best.re = float64(bv)
+	return best
+}
+
+// argScan is argFloat element by element, any step.
+func argScan[T float](xs []T, base, step, lo, hi int, isMax, nan bool, fill T) argBest {
+	saw := false
 	get := func(i int) T {
 		x := xs[base+i*step]
 		if nan && x != x {
+			saw = true
 			return fill
 		}
 		return x
@@ -247,33 +452,29 @@ func argFloat[T float](xs []T, base, step, lo, hi int, isMax, nan bool, fill T) 
 	}
 	for i := lo + 1; i < hi; i++ {
 		x := get(i)
-		if isMax {
-			if !(x <= best) {
-				if x != x {
-					return argBest{at: i, nan: true}
-				}
-				best, at = x, i
-			}
-		} else if !(x >= best) {
+		if isMax && !(x <= best) || !isMax && !(x >= best) {
 			if x != x {
 				return argBest{at: i, nan: true}
 			}
 			best, at = x, i
 		}
 	}
-	return argBest{at: at, re: float64(best)}
+	return argBest{at: at, re: float64(best), sawNaN: saw}
 }
 
 // argColumns searches n neighbouring rows side by side: row c starts at
-// element base+c and steps by step, m elements long; out[c] gets its index.
-func argColumns[T float](data []byte, base, n, step, m int, isMax, nan bool, fill T, out []int64) {
+// element base+c and steps by step, m elements long; out[c] gets its
+// index. It reports whether a NaN was counted as fill.
+func argColumns[T float](data []byte, base, n, step, m int, w argWant, out []int64) bool {
 	xs := typed[T](data)
+	fill := T(w.fill)
 	best := make([]T, n)
 	done := make([]bool, n) // found a NaN
+	saw := false
 	for c := 0; c < n; c++ {
 		x := xs[base+c]
-		if nan && x != x {
-			x = fill
+		if w.nan && x != x {
+			x, saw = fill, true
 		}
 		best[c], out[c] = x, 0
 		done[c] = x != x
@@ -284,13 +485,14 @@ func argColumns[T float](data []byte, base, n, step, m int, isMax, nan bool, fil
 			if done[c] {
 				continue
 			}
-			if nan && x != x {
-				x = fill
+			if w.nan && x != x {
+				x, saw = fill, true
 			}
-			if isMax && !(x <= best[c]) || !isMax && !(x >= best[c]) {
+			if w.isMax && !(x <= best[c]) || !w.isMax && !(x >= best[c]) {
 				best[c], out[c] = x, int64(i)
 				done[c] = x != x
 			}
 		}
 	}
+	return saw
 }

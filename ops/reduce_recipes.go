@@ -46,7 +46,7 @@ func (c *reduceCall) run(dry bool) (ndarr, warnings, error) {
 	case ReducePtp:
 		res, err = r.ptp()
 	case ReduceArgmin, ReduceArgmax:
-		res, err = r.arg(r.input(), c.op == ReduceArgmax, 0)
+		res, _, err = r.arg(r.input(), c.op == ReduceArgmax, 0)
 	case ReduceAny, ReduceAll:
 		res, err = r.logical(c.op == ReduceAny)
 	case ReduceCountNonzero:
@@ -608,123 +608,6 @@ func squareDeviations(y, x []byte, xd, sq dtype.Dtype, means []byte, pos, step i
 		}
 	}
 	return out.data
-}
-
-// arg is np.argmin / np.argmax (PyArray_ArgMinMaxCommon): the axis moved
-// last, each row searched from its start; int64 results in C order.
-// nanFill, when nonzero, replaces NaNs first (nanargmin, nanargmax).
-func (r recipe) arg(op operand, isMax bool, nanFill float64) (ndarr, error) {
-	c := r.c
-	shape := op.src.Shape
-	axis := -1
-	if !c.all {
-		for k, red := range c.red {
-			if red {
-				axis = k
-			}
-		}
-	}
-	m := op.src.Count()
-	var outShape []int
-	if axis >= 0 {
-		m = shape[axis]
-		for k, n := range shape {
-			if k != axis {
-				outShape = append(outShape, n)
-			} else if c.keepdims {
-				outShape = append(outShape, 1)
-			}
-		}
-	} else if c.keepdims {
-		for range shape {
-			outShape = append(outShape, 1)
-		}
-	}
-	name := "argmin"
-	if isMax {
-		name = "argmax"
-	}
-	if m == 0 {
-		return ndarr{}, refuse("attempt to get %s of an empty sequence", name)
-	}
-	res := ndarr{d: dtype.Int64, shape: outShape, strides: CStrides(outShape), scalar: len(outShape) == 0}
-	if r.dry {
-		return res, nil
-	}
-	v := op.src
-	if axis >= 0 {
-		perm := []int{}
-		for k := range shape {
-			if k != axis {
-				perm = append(perm, k)
-			}
-		}
-		v = v.Permute(append(perm, axis))
-	}
-	rows := Count(v.Shape) / m
-	res.data = alloc(res.count(), dtype.Int64)
-	out := typed[int64](res.data)
-	argRows(v, op.dt, m, rows, isMax, op.nan, nanFill, out, c.opt)
-	return res, nil
-}
-
-// nanarg is np.nanargmin / np.nanargmax: NaNs replaced by +inf (-inf), an
-// all-NaN slice refused.
-func (r recipe) nanarg(isMax bool) (ndarr, error) {
-	fill := math.Inf(1)
-	if isMax {
-		fill = math.Inf(-1)
-	}
-	op := r.nanReplaced(fill)
-	if op.nan {
-		// np.any(np.all(np.isnan(a), axis)): an empty slice counts as
-		// all NaN, a NaN-free one is known only from the values.
-		outs := 1
-		for k, n := range op.src.Shape {
-			if !r.c.red[k] {
-				outs *= n
-			}
-		}
-		empty := r.c.emptyReduced() && outs > 0
-		if empty || !r.dry && r.allNaNSlice(op) {
-			return ndarr{}, refuse("All-NaN slice encountered")
-		}
-	}
-	return r.arg(op, isMax, fill)
-}
-
-// allNaNSlice reports whether some output's elements are all NaN
-// (np.any(np.all(np.isnan(a), axis))).
-func (r recipe) allNaNSlice(op operand) bool {
-	if !r.hasNaN() {
-		return false
-	}
-	lay := newReduceLayout(op.src.Shape, op.src.Strides, r.c.red, false)
-	plan := newRedPlan(op.src, lay, r.c.red, r.c.opt.tuning().reduceBuf)
-	job := newRedJob(plan, op.src, op.dt, dtype.Dtype{Kind: 'b', Size: 1, Order: '|'}, ufAnd, r.c.opt)
-	job.setStages(func() []stage {
-		var out []uint64
-		nd := dtype.NativeOf(op.dt)
-		return []stage{func(in []byte, _, _ int, _ *stageFlags) []byte {
-			n := len(in) / op.dt.Size
-			o := bytesOf(&out, n)
-			for i := 0; i < n; i++ {
-				z := nd.Complex(in[i*op.dt.Size:])
-				o[i] = b2u(real(z) != real(z) || imag(z) != imag(z))
-			}
-			return o
-		}}
-	})
-	acc := alloc(plan.outCount, dtype.Dtype{Kind: 'b', Size: 1})
-	if err := job.run(acc); err != nil {
-		return false
-	}
-	for _, b := range acc {
-		if b != 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // nanExtreme is np.nanmin / np.nanmax: fmin.reduce / fmax.reduce of the

@@ -302,3 +302,51 @@ func TestCountLanesMatchesElements(t *testing.T) {
 		}
 	}
 }
+
+// TestArgFloatMatchesScan checks argFloat's search a block at a time
+// against the element-by-element scan: ties across blocks, zeros of both
+// signs, NaNs (the first wins, or counts as the fill for nanargmax), and
+// infinities equal to the fill.
+func TestArgFloatMatchesScan(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 12))
+	for i := 0; i < 1500; i++ {
+		n := 1 + r.IntN(3000)
+		xs := make([]float64, n)
+		ties := r.IntN(2) == 0
+		for j := range xs {
+			xs[j] = r.NormFloat64()
+			if ties {
+				xs[j] = float64(r.IntN(3) - 1)
+			}
+			switch r.IntN(1000) {
+			case 0:
+				xs[j] = math.NaN()
+			case 1:
+				xs[j] = math.Inf(1)
+			case 2:
+				xs[j] = math.Inf(-1)
+			case 3:
+				xs[j] = math.Copysign(0, -1)
+			}
+		}
+		xs32 := make([]float32, n)
+		for j, x := range xs {
+			xs32[j] = float32(x)
+		}
+		lo := r.IntN(n)
+		for _, isMax := range []bool{true, false} {
+			for _, nan := range []bool{true, false} {
+				fill := math.Inf(1)
+				if isMax {
+					fill = math.Inf(-1)
+				}
+				got, want := argFloat(xs, 0, 1, lo, n, isMax, nan, fill), argScan(xs, 0, 1, lo, n, isMax, nan, fill)
+				got32, want32 := argFloat(xs32, 0, 1, lo, n, isMax, nan, float32(fill)), argScan(xs32, 0, 1, lo, n, isMax, nan, float32(fill))
+				if got.at != want.at || got.nan != want.nan || got.sawNaN != want.sawNaN ||
+					got32.at != want32.at || got32.nan != want32.nan || got32.sawNaN != want32.sawNaN {
+					t.Fatalf("n %d from %d max %v nan %v: %+v %+v, scan %+v %+v", n, lo, isMax, nan, got, got32, want, want32)
+				}
+			}
+		}
+	}
+}
