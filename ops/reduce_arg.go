@@ -2,6 +2,7 @@ package ops
 
 import (
 	"math"
+	"slices"
 
 	"strider/internal/dtype"
 )
@@ -214,19 +215,20 @@ func argRows(v View, d dtype.Dtype, m, rows int, w argWant, out []int64, opt Opt
 	if ostep == 1 && step != 1 && d.Kind == 'f' && d.Size >= 4 && !d.BigEndian() {
 		return argColumnRows(v.Data, d, offs, step, m, w, out, threads)
 	}
-	saw := make([]bool, rows)
-	parallel(rows, threads, func(lo, hi int) {
+	return argEachRow(v.Data, d, offs, step, m, w, out, threads)
+}
+
+// argEachRow searches each row (starting at offs[r], step apart, m long)
+// on its own, the rows shared out among threads.
+func argEachRow(data []byte, d dtype.Dtype, offs []int, step, m int, w argWant, out []int64, threads int) bool {
+	saw := make([]bool, len(offs))
+	parallel(len(offs), threads, func(lo, hi int) {
 		for r := lo; r < hi; r++ {
-			p := argSearch(v.Data, d, offs[r], step, 0, m, w)
+			p := argSearch(data, d, offs[r], step, 0, m, w)
 			out[r], saw[r] = int64(p.at), p.sawNaN
 		}
 	})
-	for _, s := range saw {
-		if s {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(saw, true)
 }
 
 // argParts searches [0, n) in parts on threads (search(lo, hi) a part's
@@ -280,12 +282,7 @@ func argColumnRows(data []byte, d dtype.Dtype, offs []int, step, m int, w argWan
 			}
 		}
 	})
-	for _, s := range saw {
-		if s {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(saw, true)
 }
 
 // forEachOffset calls f with the element offset of each element of v in C

@@ -270,54 +270,56 @@ func floatMinMax[T float](k *foldKernel, uf ufuncKind) {
 			a[pos] = scalarUnrollMinMax(a[pos], xs, op)
 		}
 	}
-	k.row = func(acc []byte, pos, step int, vals []byte, f *fpFlags) {
-		a := typed[T](acc)
-		xs := typed[T](vals)
-		switch uf {
-		case ufMaximum:
-			for i, x := range xs {
-				q := pos + i*step
-				if !(a[q] != a[q] || a[q] > x) {
-					a[q] = x
-				}
-			}
-		case ufMinimum:
-			for i, x := range xs {
-				q := pos + i*step
-				if !(a[q] != a[q] || a[q] < x) {
-					a[q] = x
-				}
-			}
-		default:
-			for i, x := range xs {
-				a[pos+i*step] = op(a[pos+i*step], x)
-			}
-		}
+	k.row = func(acc []byte, pos, step int, vals []byte, _ *fpFlags) {
+		minMaxRow(typed[T](acc), pos, step, typed[T](vals), uf, op)
 	}
 	if !propagate {
-		// simd_binary_ccc/simd_binary: whole vectors by npyv_maxp
-		// (b on a tie), the tail by fmax (a on a tie).
-		lane := maxp[T]
-		if !isMax {
-			lane = minp[T]
-		}
-		L := lanesOf[T]()
 		k.rowCall = func(acc []byte, poss []int, vals []byte) {
-			a, v := typed[T](acc), typed[T](vals)
-			vec := len(v) / L * L
-			// Lanes: b's NaN gives way, else a when a > b (a < b).
-			for i, x := range v[:vec] {
-				q := poss[i]
-				if x == x && !(isMax && a[q] > x || !isMax && a[q] < x) {
-					a[q] = x
-				}
-			}
-			for i, x := range v[vec:] {
-				q := poss[vec+i]
-				a[q] = op(a[q], x)
+			fmaxRowCall(typed[T](acc), poss, typed[T](vals), isMax, op)
+		}
+	}
+}
+
+// minMaxRow folds xs[i] into a[pos+i*step] by uf (op for fmax and fmin).
+func minMaxRow[T float](a []T, pos, step int, xs []T, uf ufuncKind, op func(a, b T) T) {
+	switch uf {
+	case ufMaximum:
+		for i, x := range xs {
+			q := pos + i*step
+			if !(a[q] != a[q] || a[q] > x) {
+				a[q] = x
 			}
 		}
-		_ = lane
+	case ufMinimum:
+		for i, x := range xs {
+			q := pos + i*step
+			if !(a[q] != a[q] || a[q] < x) {
+				a[q] = x
+			}
+		}
+	default:
+		for i, x := range xs {
+			a[pos+i*step] = op(a[pos+i*step], x)
+		}
+	}
+}
+
+// fmaxRowCall is one element-by-element call of fmax or fmin
+// (simd_binary_ccc/simd_binary): whole vectors of lanes by npyv_maxp (b's
+// NaN gives way, else a when a > b, b on a tie), the tail by op (a on a
+// tie); v[i] folds into a[poss[i]].
+func fmaxRowCall[T float](a []T, poss []int, v []T, isMax bool, op func(a, b T) T) {
+	L := lanesOf[T]()
+	vec := len(v) / L * L
+	for i, x := range v[:vec] {
+		q := poss[i]
+		if x == x && !(isMax && a[q] > x || !isMax && a[q] < x) {
+			a[q] = x
+		}
+	}
+	for i, x := range v[vec:] {
+		q := poss[vec+i]
+		a[q] = op(a[q], x)
 	}
 }
 
@@ -349,85 +351,18 @@ func halfKernel(uf ufuncKind) foldKernel {
 	k := foldKernel{size: 2}
 	switch uf {
 	case ufAdd:
-		k.init = func(acc []byte) { clear(acc) }
-		k.call = func(acc []byte, pos int, vals []byte, _ bool, f *fpFlags) {
-			a := typed[uint16](acc)
-			a[pos] = toHalf(addX(halfToFloat32(a[pos]), pairwise(halfsToFloats(vals), f), f), f)
-		}
-		k.row = func(acc []byte, pos, step int, vals []byte, f *fpFlags) {
-			a := typed[uint16](acc)
-			for i, h := range typed[uint16](vals) {
-				q := pos + i*step
-				a[q] = toHalf(addX(halfToFloat32(a[q]), halfToFloat32(h), f), f)
-			}
-		}
-		k.partial = func(vals []byte, _ int, f *fpFlags) [2]uint64 {
-			return [2]uint64{uint64(math.Float32bits(pairwise(halfsToFloats(vals), f)))}
-		}
-		k.combine = func(acc []byte, pos int, p [2]uint64, f *fpFlags) {
-			a := typed[uint16](acc)
-			a[pos] = toHalf(addX(halfToFloat32(a[pos]), math.Float32frombits(uint32(p[0])), f), f)
-		}
+		halfAdd(&k)
 	case ufMultiply:
-		k.init = func(acc []byte) {
-			for i := range typed[uint16](acc) {
-				typed[uint16](acc)[i] = 0x3c00
-			}
-		}
-		k.call = func(acc []byte, pos int, vals []byte, _ bool, f *fpFlags) {
-			a := typed[uint16](acc)
-			p := halfToFloat32(a[pos])
-			for _, h := range typed[uint16](vals) {
-				p = mulX(p, halfToFloat32(h), f)
-			}
-			a[pos] = toHalf(p, f)
-		}
-		k.row = func(acc []byte, pos, step int, vals []byte, f *fpFlags) {
-			a := typed[uint16](acc)
-			for i, h := range typed[uint16](vals) {
-				q := pos + i*step
-				a[q] = toHalf(mulX(halfToFloat32(a[q]), halfToFloat32(h), f), f)
-			}
-		}
+		halfMultiply(&k)
 	default:
-		var op func(a, b uint16) uint16
-		switch uf {
-		case ufMaximum:
-			op = func(a, b uint16) uint16 {
-				if halfGE(a, b) || halfIsNaN(a) {
-					return a
-				}
-				return b
-			}
-		case ufMinimum:
-			op = func(a, b uint16) uint16 {
-				if halfLE(a, b) || halfIsNaN(a) {
-					return a
-				}
-				return b
-			}
-		case ufFmax:
-			op = func(a, b uint16) uint16 {
-				if halfGE(a, b) || halfIsNaN(b) {
-					return a
-				}
-				return b
-			}
-		default:
-			op = func(a, b uint16) uint16 {
-				if halfLE(a, b) || halfIsNaN(b) {
-					return a
-				}
-				return b
-			}
-		}
-		k.call = func(acc []byte, pos int, vals []byte, _ bool, f *fpFlags) {
+		op := halfPick(uf)
+		k.call = func(acc []byte, pos int, vals []byte, _ bool, _ *fpFlags) {
 			a := typed[uint16](acc)
 			for _, h := range typed[uint16](vals) {
 				a[pos] = op(a[pos], h)
 			}
 		}
-		k.row = func(acc []byte, pos, step int, vals []byte, f *fpFlags) {
+		k.row = func(acc []byte, pos, step int, vals []byte, _ *fpFlags) {
 			a := typed[uint16](acc)
 			for i, h := range typed[uint16](vals) {
 				a[pos+i*step] = op(a[pos+i*step], h)
@@ -435,6 +370,77 @@ func halfKernel(uf ufuncKind) foldKernel {
 		}
 	}
 	return k
+}
+
+// halfAdd is HALF_add: a reduce call's pairwise sum in float, added to
+// the result widened and rounded back once.
+func halfAdd(k *foldKernel) {
+	k.init = func(acc []byte) { clear(acc) }
+	k.call = func(acc []byte, pos int, vals []byte, _ bool, f *fpFlags) {
+		a := typed[uint16](acc)
+		a[pos] = toHalf(addX(halfToFloat32(a[pos]), pairwise(halfsToFloats(vals), f), f), f)
+	}
+	k.row = func(acc []byte, pos, step int, vals []byte, f *fpFlags) {
+		a := typed[uint16](acc)
+		for i, h := range typed[uint16](vals) {
+			q := pos + i*step
+			a[q] = toHalf(addX(halfToFloat32(a[q]), halfToFloat32(h), f), f)
+		}
+	}
+	k.partial = func(vals []byte, _ int, f *fpFlags) [2]uint64 {
+		return [2]uint64{uint64(math.Float32bits(pairwise(halfsToFloats(vals), f)))}
+	}
+	k.combine = func(acc []byte, pos int, p [2]uint64, f *fpFlags) {
+		a := typed[uint16](acc)
+		a[pos] = toHalf(addX(halfToFloat32(a[pos]), math.Float32frombits(uint32(p[0])), f), f)
+	}
+}
+
+// halfMultiply is HALF_multiply: a reduce call's products in float,
+// rounded back to half once.
+func halfMultiply(k *foldKernel) {
+	k.init = func(acc []byte) {
+		for i := range typed[uint16](acc) {
+			typed[uint16](acc)[i] = 0x3c00
+		}
+	}
+	k.call = func(acc []byte, pos int, vals []byte, _ bool, f *fpFlags) {
+		a := typed[uint16](acc)
+		p := halfToFloat32(a[pos])
+		for _, h := range typed[uint16](vals) {
+			p = mulX(p, halfToFloat32(h), f)
+		}
+		a[pos] = toHalf(p, f)
+	}
+	k.row = func(acc []byte, pos, step int, vals []byte, f *fpFlags) {
+		a := typed[uint16](acc)
+		for i, h := range typed[uint16](vals) {
+			q := pos + i*step
+			a[q] = toHalf(mulX(halfToFloat32(a[q]), halfToFloat32(h), f), f)
+		}
+	}
+}
+
+// halfPick is HALF_maximum, _minimum, _fmax and _fmin on two halves: the
+// one kept (the first on a tie; maximum keeps a NaN, fmax drops one).
+func halfPick(uf ufuncKind) func(a, b uint16) uint16 {
+	var keep func(a, b uint16) bool
+	switch uf {
+	case ufMaximum:
+		keep = func(a, b uint16) bool { return halfGE(a, b) || halfIsNaN(a) }
+	case ufMinimum:
+		keep = func(a, b uint16) bool { return halfLE(a, b) || halfIsNaN(a) }
+	case ufFmax:
+		keep = func(a, b uint16) bool { return halfGE(a, b) || halfIsNaN(b) }
+	default:
+		keep = func(a, b uint16) bool { return halfLE(a, b) || halfIsNaN(b) }
+	}
+	return func(a, b uint16) uint16 {
+		if keep(a, b) {
+			return a
+		}
+		return b
+	}
 }
 
 // halfsToFloats widens half values to float32 (in a fresh buffer).
@@ -452,32 +458,11 @@ func halfsToFloats(vals []byte) []float32 {
 func complexKernel[T float](uf ufuncKind) foldKernel {
 	var z T
 	k := foldKernel{size: 2 * int(unsafe.Sizeof(z))}
+	var fold func(a []T, q int, br, bi T, f *fpFlags)
 	switch uf {
 	case ufAdd:
-		k.init = func(acc []byte) { clear(acc) }
-		k.call = func(acc []byte, pos int, vals []byte, _ bool, f *fpFlags) {
-			a := typed[T](acc)
-			re, im := pairwiseComplex(typed[T](vals), f)
-			a[2*pos] = addX(a[2*pos], re, f)
-			a[2*pos+1] = addX(a[2*pos+1], im, f)
-		}
-		k.row = func(acc []byte, pos, step int, vals []byte, f *fpFlags) {
-			a, v := typed[T](acc), typed[T](vals)
-			for i := 0; i < len(v); i += 2 {
-				q := 2 * (pos + i/2*step)
-				a[q] = addX(a[q], v[i], f)
-				a[q+1] = addX(a[q+1], v[i+1], f)
-			}
-		}
-		k.partial = func(vals []byte, _ int, f *fpFlags) [2]uint64 {
-			re, im := pairwiseComplex(typed[T](vals), f)
-			return [2]uint64{u64(re), u64(im)}
-		}
-		k.combine = func(acc []byte, pos int, p [2]uint64, f *fpFlags) {
-			a := typed[T](acc)
-			a[2*pos] = addX(a[2*pos], fromU64[T](p[0]), f)
-			a[2*pos+1] = addX(a[2*pos+1], fromU64[T](p[1]), f)
-		}
+		complexAdd[T](&k)
+		return k
 	case ufMultiply:
 		k.init = func(acc []byte) {
 			a := typed[T](acc)
@@ -485,53 +470,74 @@ func complexKernel[T float](uf ufuncKind) foldKernel {
 				a[i], a[i+1] = 1, 0
 			}
 		}
-		mul := func(a []T, q int, br, bi T, f *fpFlags) {
-			ar, ai := a[q], a[q+1]
-			a[q], a[q+1] = complexMulFlags(ar, ai, br, bi, true, f)
-		}
-		k.call = func(acc []byte, pos int, vals []byte, _ bool, f *fpFlags) {
-			a, v := typed[T](acc), typed[T](vals)
-			for i := 0; i < len(v); i += 2 {
-				mul(a, 2*pos, v[i], v[i+1], f)
-			}
-		}
-		k.row = func(acc []byte, pos, step int, vals []byte, f *fpFlags) {
-			a, v := typed[T](acc), typed[T](vals)
-			for i := 0; i < len(v); i += 2 {
-				mul(a, 2*(pos+i/2*step), v[i], v[i+1], f)
-			}
+		fold = func(a []T, q int, br, bi T, f *fpFlags) {
+			a[q], a[q+1] = complexMulFlags(a[q], a[q+1], br, bi, true, f)
 		}
 	default:
-		pick := func(ar, ai, br, bi T) bool { // keep a?
-			switch uf {
-			case ufMaximum:
-				return ar != ar || ai != ai || complexGE(ar, ai, br, bi)
-			case ufMinimum:
-				return ar != ar || ai != ai || complexLE(ar, ai, br, bi)
-			case ufFmax:
-				return br != br || bi != bi || complexGE(ar, ai, br, bi)
-			}
-			return br != br || bi != bi || complexLE(ar, ai, br, bi)
-		}
-		fold := func(a []T, q int, br, bi T) {
-			if !pick(a[q], a[q+1], br, bi) {
+		keep := complexKeep[T](uf)
+		fold = func(a []T, q int, br, bi T, _ *fpFlags) {
+			if !keep(a[q], a[q+1], br, bi) {
 				a[q], a[q+1] = br, bi
 			}
 		}
-		k.call = func(acc []byte, pos int, vals []byte, _ bool, f *fpFlags) {
-			a, v := typed[T](acc), typed[T](vals)
-			for i := 0; i < len(v); i += 2 {
-				fold(a, 2*pos, v[i], v[i+1])
-			}
+	}
+	k.call = func(acc []byte, pos int, vals []byte, _ bool, f *fpFlags) {
+		a, v := typed[T](acc), typed[T](vals)
+		for i := 0; i < len(v); i += 2 {
+			fold(a, 2*pos, v[i], v[i+1], f)
 		}
-		k.row = func(acc []byte, pos, step int, vals []byte, f *fpFlags) {
-			a, v := typed[T](acc), typed[T](vals)
-			for i := 0; i < len(v); i += 2 {
-				fold(a, 2*(pos+i/2*step), v[i], v[i+1])
-			}
+	}
+	k.row = func(acc []byte, pos, step int, vals []byte, f *fpFlags) {
+		a, v := typed[T](acc), typed[T](vals)
+		for i := 0; i < len(v); i += 2 {
+			fold(a, 2*(pos+i/2*step), v[i], v[i+1], f)
 		}
 	}
 	return k
+}
+
+// complexAdd is CFLOAT_add and CDOUBLE_add: a reduce call's pairwise sum of
+// the real and the imaginary parts.
+func complexAdd[T float](k *foldKernel) {
+	k.init = func(acc []byte) { clear(acc) }
+	k.call = func(acc []byte, pos int, vals []byte, _ bool, f *fpFlags) {
+		a := typed[T](acc)
+		re, im := pairwiseComplex(typed[T](vals), f)
+		a[2*pos] = addX(a[2*pos], re, f)
+		a[2*pos+1] = addX(a[2*pos+1], im, f)
+	}
+	k.row = func(acc []byte, pos, step int, vals []byte, f *fpFlags) {
+		a, v := typed[T](acc), typed[T](vals)
+		for i := 0; i < len(v); i += 2 {
+			q := 2 * (pos + i/2*step)
+			a[q] = addX(a[q], v[i], f)
+			a[q+1] = addX(a[q+1], v[i+1], f)
+		}
+	}
+	k.partial = func(vals []byte, _ int, f *fpFlags) [2]uint64 {
+		re, im := pairwiseComplex(typed[T](vals), f)
+		return [2]uint64{u64(re), u64(im)}
+	}
+	k.combine = func(acc []byte, pos int, p [2]uint64, f *fpFlags) {
+		a := typed[T](acc)
+		a[2*pos] = addX(a[2*pos], fromU64[T](p[0]), f)
+		a[2*pos+1] = addX(a[2*pos+1], fromU64[T](p[1]), f)
+	}
+}
+
+// complexKeep is whether CFLOAT_maximum and its kin keep the result a
+// against the element b (lexicographic; maximum keeps a NaN, fmax drops
+// one).
+func complexKeep[T float](uf ufuncKind) func(ar, ai, br, bi T) bool {
+	switch uf {
+	case ufMaximum:
+		return func(ar, ai, br, bi T) bool { return ar != ar || ai != ai || complexGE(ar, ai, br, bi) }
+	case ufMinimum:
+		return func(ar, ai, br, bi T) bool { return ar != ar || ai != ai || complexLE(ar, ai, br, bi) }
+	case ufFmax:
+		return func(ar, ai, br, bi T) bool { return br != br || bi != bi || complexGE(ar, ai, br, bi) }
+	}
+	return func(ar, ai, br, bi T) bool { return br != br || bi != bi || complexLE(ar, ai, br, bi) }
 }
 
 // complexMul is the scalar complex product of loops_arithm_fp (the AVX-512
@@ -620,21 +626,10 @@ func intKernel[I intType](uf ufuncKind) foldKernel {
 			a[pos+i*step] = op(a[pos+i*step], x)
 		}
 	}
-	k.partial = func(vals []byte, _ int, f *fpFlags) [2]uint64 {
+	k.partial = func(vals []byte, _ int, _ *fpFlags) [2]uint64 {
 		v := typed[I](vals)
 		if uf == ufAdd {
-			var s0, s1, s2, s3 I
-			i := 0
-			for ; i+4 <= len(v); i += 4 {
-				s0 += v[i]
-				s1 += v[i+1]
-				s2 += v[i+2]
-				s3 += v[i+3]
-			}
-			for ; i < len(v); i++ {
-				s0 += v[i]
-			}
-			return [2]uint64{uint64(s0 + s1 + s2 + s3)}
+			return [2]uint64{uint64(intSum(v))}
 		}
 		p := v[0]
 		for _, x := range v[1:] {
@@ -647,6 +642,22 @@ func intKernel[I intType](uf ufuncKind) foldKernel {
 		a[pos] = op(a[pos], I(p[0]))
 	}
 	return k
+}
+
+// intSum is the sum of v, wrapping, four lanes at a time.
+func intSum[I intType](v []I) I {
+	var s0, s1, s2, s3 I
+	i := 0
+	for ; i+4 <= len(v); i += 4 {
+		s0 += v[i]
+		s1 += v[i+1]
+		s2 += v[i+2]
+		s3 += v[i+3]
+	}
+	for ; i < len(v); i++ {
+		s0 += v[i]
+	}
+	return s0 + s1 + s2 + s3
 }
 
 // boolKernel is the bool loops: add, maximum and logical_or are or;

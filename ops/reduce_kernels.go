@@ -360,46 +360,41 @@ func simdReduceMinMax[T float](acc T, xs []T, isMax, propagate bool) T {
 			lanes[j] = vop(lanes[j], xs[i+j])
 		}
 	}
-	var r T
-	if propagate {
-		nan := false
-		for _, x := range lanes {
-			nan = nan || x != x
-		}
-		if nan {
-			r = canonicalNaN[T]()
-		} else {
-			r = treeReduce(lanes, vop)
-		}
-	} else {
-		allNaN := true
-		for _, x := range lanes {
-			allNaN = allNaN && x != x
-		}
-		if allNaN {
-			r = lanes[0]
-		} else {
-			fill := T(math.Inf(-1))
-			if !isMax {
-				fill = T(math.Inf(1))
-			}
-			for j, x := range lanes {
-				if x != x {
-					lanes[j] = fill
-				}
-			}
-			r = treeReduce(lanes, func(a, b T) T {
-				if isMax {
-					return scalarMax(a, b)
-				}
-				return scalarMin(a, b)
-			})
-		}
-	}
+	r := reduceLanes(lanes, vop, isMax, propagate)
 	for ; i < n; i++ {
 		r = sop(r, xs[i])
 	}
 	return r
+}
+
+// reduceLanes is the vector reduction at the end of simd_reduce_c: for
+// maximum and minimum (propagate) the canonical NaN if a lane is NaN, else
+// the lanes folded by vop; for fmax and fmin, NaN lanes give way to -inf
+// (+inf) unless all are NaN, then folded by the NaN-propagating scalar op.
+func reduceLanes[T float](lanes []T, vop func(a, b T) T, isMax, propagate bool) T {
+	nan, allNaN := false, true
+	for _, x := range lanes {
+		nan = nan || x != x
+		allNaN = allNaN && x != x
+	}
+	switch {
+	case propagate && nan:
+		return canonicalNaN[T]()
+	case propagate:
+		return treeReduce(lanes, vop)
+	case allNaN:
+		return lanes[0]
+	}
+	fill, op := T(math.Inf(-1)), scalarMax[T]
+	if !isMax {
+		fill, op = T(math.Inf(1)), scalarMin[T]
+	}
+	for j, x := range lanes {
+		if x != x {
+			lanes[j] = fill
+		}
+	}
+	return treeReduce(lanes, op)
 }
 
 // canonicalNaN is the quiet NaN npyv_reduce_maxn returns (0x7fc00000,

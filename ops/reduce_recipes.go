@@ -763,16 +763,23 @@ func (r recipe) nanvar(std bool) (ndarr, error) {
 	if err != nil {
 		return ndarr{}, err
 	}
-	if r.dry {
-		if std {
-			return sqrtArr(v, r.w)
-		}
-		return v, nil
+	if !r.dry {
+		v = r.divideByDof(v, cnt)
 	}
+	if std {
+		return sqrtArr(v, r.w)
+	}
+	return v, nil
+}
+
+// divideByDof is nanvar's var / dof, dof = cnt - ddof, each output with
+// its own count (warnings silenced), then NaN where dof <= 0 (with
+// NumPy's warning).
+func (r recipe) divideByDof(v, cnt ndarr) ndarr {
 	dof := make([]int64, cnt.count())
 	bad := false
 	for i, n := range typed[int64](cnt.data) {
-		dof[i] = n - int64(c.ddof)
+		dof[i] = n - int64(r.c.ddof)
 		bad = bad || dof[i] <= 0
 	}
 	var quiet warnings
@@ -791,10 +798,7 @@ func (r recipe) nanvar(std bool) (ndarr, error) {
 			}
 		}
 	}
-	if std {
-		return sqrtArr(v, r.w)
-	}
-	return v, nil
+	return v
 }
 
 // nanDeviationStages computes, for each element of nanvar's copy arr as
