@@ -61,19 +61,16 @@ func parseCast(c *cli.Context) (job, error) {
 }
 
 func (j castJob) run(e *env) error {
-	in, err := e.openInput(j.in, npy.AccessAllLater)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	if !canCastInput(in, j.to, j.rule) {
-		return usagef("cannot cast array data from dtype(%s) to dtype(%s) according to the rule %s",
-			pyStr(dtypeString(in.Dtype)), pyStr(dtypeString(j.to)), pyStr(j.rule))
-	}
-	e.readAhead = in.Array
-	return e.writeOutput(j.to, in.view.Shape, false, viewPieces(in.view, j.to.Size, e.settings, func(dst []byte, p ops.View, o ops.Options) error {
-		return e.eng.Cast(dst, j.to, p, in.Dtype, o)
-	}))
+	return e.withInput(j.in, npy.AccessAllLater, func(in input) error {
+		if !canCastInput(in, j.to, j.rule) {
+			return usagef("cannot cast array data from dtype(%s) to dtype(%s) according to the rule %s",
+				pyStr(dtypeString(in.Dtype)), pyStr(dtypeString(j.to)), pyStr(j.rule))
+		}
+		e.readAhead = in.Array
+		return e.writeOutput(j.to, in.view.Shape, false, viewPieces(in.view, j.to.Size, e.settings, func(dst []byte, p ops.View, o ops.Options) error {
+			return e.eng.Cast(dst, j.to, p, in.Dtype, o)
+		}))
+	})
 }
 
 // canCastInput is whether a.astype(to, casting=rule) takes the input: a

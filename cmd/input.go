@@ -41,6 +41,16 @@ func (e *env) openInput(spec string, access npy.Access) (input, error) {
 	return inputOf(a), nil
 }
 
+// withInput opens spec as openInput does, runs work on it, and closes it.
+func (e *env) withInput(spec string, access npy.Access, work func(in input) error) error {
+	in, err := e.openInput(spec, access)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	return work(in)
+}
+
 // inputOf is the input over an open array: the array and its view.
 func inputOf(a *npy.Array) input {
 	return input{Array: a, view: ops.View{Elem: a.Dtype.Size, Shape: a.Shape, Strides: a.Strides(), Data: a.Data}}

@@ -95,39 +95,36 @@ func parseReduce(c *cli.Context) (job, error) {
 }
 
 func (j reduceJob) run(e *env) error {
-	in, err := e.openInput(j.in, npy.AccessAll)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	name := j.sel.name(j.in)
-	v := in.view
-	if j.sel.items != nil {
-		if v, err = indexView(name, v, j.sel.items); err != nil {
+	return e.withInput(j.in, npy.AccessAll, func(in input) error {
+		name, v := j.sel.name(j.in), in.view
+		if j.sel.items != nil {
+			var err error
+			if v, err = indexView(name, v, j.sel.items); err != nil {
+				return err
+			}
+		}
+		o := ops.ReduceOptions{Axes: j.axes, Keepdims: j.keepdims, Dtype: j.dtype, Ddof: j.ddof, Options: e.Options}
+		plan, err := ops.ReducePlan(j.op, v, in.Dtype, o)
+		if err != nil {
+			return j.refusal(name, err)
+		}
+		// --device cuda runs the order-free reductions and refuses the others
+		// here, before the output is created.
+		if err := e.eng.CheckReduce(j.op, in.Dtype, o); err != nil {
 			return err
 		}
-	}
-	o := ops.ReduceOptions{Axes: j.axes, Keepdims: j.keepdims, Dtype: j.dtype, Ddof: j.ddof, Options: e.Options}
-	plan, err := ops.ReducePlan(j.op, v, in.Dtype, o)
-	if err != nil {
-		return j.refusal(name, err)
-	}
-	// --device cuda runs the order-free reductions and refuses the others
-	// here, before the output is created.
-	if err := e.eng.CheckReduce(j.op, in.Dtype, o); err != nil {
-		return err
-	}
-	res, err := j.write(e, plan, func(dst []byte, opt ops.Options) (ops.ReduceResult, error) {
-		o.Options = opt
-		return e.eng.Reduce(dst, j.op, v, in.Dtype, o)
-	}, ops.ReduceWork(j.op, v))
-	for _, w := range res.Warnings {
-		fmt.Fprintf(e.stderr, "strider: reduce: warning: %s\n", termsafe.Escape(w))
-	}
-	if err != nil {
-		return j.refusal(name, err)
-	}
-	return nil
+		res, err := j.write(e, plan, func(dst []byte, opt ops.Options) (ops.ReduceResult, error) {
+			o.Options = opt
+			return e.eng.Reduce(dst, j.op, v, in.Dtype, o)
+		}, ops.ReduceWork(j.op, v))
+		for _, w := range res.Warnings {
+			fmt.Fprintf(e.stderr, "strider: reduce: warning: %s\n", termsafe.Escape(w))
+		}
+		if err != nil {
+			return j.refusal(name, err)
+		}
+		return nil
+	})
 }
 
 // write creates the output, lets reduce compute into it under the

@@ -62,42 +62,39 @@ func parseReshape(c *cli.Context) (job, error) {
 }
 
 func (j reshapeJob) run(e *env) error {
-	in, err := e.openInput(j.in, npy.AccessAllLater)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	e.readAhead = in.Array
-	shape, err := ops.ResolveShape(j.shape, in.view.Count())
-	if err != nil {
-		return err
-	}
-	if !j.fortran {
-		// In C index order the result's C-order elements are the input's,
-		// whether NumPy returns a view or a copy.
-		return e.writeCopy(in.Dtype, shape, false, in.view)
-	}
-	// reshape(a, s, F) is reshape(a.T, reversed s, C).T.
-	rev := slices.Clone(shape)
-	slices.Reverse(rev)
-	r, ok := in.view.Reversed().Reshape(rev)
-	if !ok && !e.keepOrder {
-		// NumPy copies a into Fortran order and reshapes that; strider
-		// writes the result from a view of the input when the axes nest.
-		if f, ok := in.view.FortranReshape(shape); ok {
-			return e.writeCopy(in.Dtype, shape, false, f)
-		}
-	}
-	if !ok {
-		// NumPy copies a into Fortran order first; so does strider.
-		in.Prefetch()
-		buf := make([]byte, in.view.Count()*in.view.Elem)
-		if err := e.eng.Copy(buf, in.view.Reversed(), e.Options); err != nil {
+	return e.withInput(j.in, npy.AccessAllLater, func(in input) error {
+		e.readAhead = in.Array
+		shape, err := ops.ResolveShape(j.shape, in.view.Count())
+		if err != nil {
 			return err
 		}
-		r = ops.Contiguous(in.view.Elem, rev, buf)
-	}
-	return e.writeView(in.Dtype, r.Reversed())
+		if !j.fortran {
+			// In C index order the result's C-order elements are the input's,
+			// whether NumPy returns a view or a copy.
+			return e.writeCopy(in.Dtype, shape, false, in.view)
+		}
+		// reshape(a, s, F) is reshape(a.T, reversed s, C).T.
+		rev := slices.Clone(shape)
+		slices.Reverse(rev)
+		r, ok := in.view.Reversed().Reshape(rev)
+		if !ok && !e.keepOrder {
+			// NumPy copies a into Fortran order and reshapes that; strider
+			// writes the result from a view of the input when the axes nest.
+			if f, ok := in.view.FortranReshape(shape); ok {
+				return e.writeCopy(in.Dtype, shape, false, f)
+			}
+		}
+		if !ok {
+			// NumPy copies a into Fortran order first; so does strider.
+			in.Prefetch()
+			buf := make([]byte, in.view.Count()*in.view.Elem)
+			if err := e.eng.Copy(buf, in.view.Reversed(), e.Options); err != nil {
+				return err
+			}
+			r = ops.Contiguous(in.view.Elem, rev, buf)
+		}
+		return e.writeView(in.Dtype, r.Reversed())
+	})
 }
 
 // script writes reshape's --as-numpy / --as-torch script. torch.reshape

@@ -107,53 +107,50 @@ func (a showArgs) script(*script) error {
 }
 
 func (j showJob) run(e *env) error {
-	in, err := e.openInput(j.in, npy.AccessFetch)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	name := j.sel.name(j.in)
-	v := in.view
-	if j.sel.items != nil {
-		if ix, err := in.view.Index(j.sel.items); err == nil {
-			if err := in.fetchIndexed(j.in, ix); err != nil {
+	return e.withInput(j.in, npy.AccessFetch, func(in input) error {
+		name, v := j.sel.name(j.in), in.view
+		if j.sel.items != nil {
+			if ix, err := in.view.Index(j.sel.items); err == nil {
+				if err := in.fetchIndexed(j.in, ix); err != nil {
+					return err
+				}
+			} // else indexView says what is wrong
+			var err error
+			if v, err = indexView(name, in.view, j.sel.items); err != nil {
 				return err
 			}
-		} // else indexView says what is wrong
-		if v, err = indexView(name, in.view, j.sel.items); err != nil {
+		}
+		if err := v.Check(); err != nil {
 			return err
 		}
-	}
-	if err := v.Check(); err != nil {
-		return err
-	}
-	// Every printed element is read and formatted, and its text held: a
-	// whole view of 2**40 elements (--full, --edgeitems 0) is refused here.
-	const maxPrinted = 1 << 20 // about 2.5 s of float64s, 120 MiB
-	printed := npprint.Printed(v.Shape, j.opt)
-	if err := checkVisits(name, v, printed, "elements to format", maxPrinted); err != nil {
-		return err
-	}
-	need := npprint.MemoryEstimate(in.Dtype.Kind, in.Dtype.Size, printed, j.opt)
-	if err := sysmem.CheckMemory(fmt.Sprintf("printing %d elements", printed), need); err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	if in.onData(v) {
-		// A remote input: fetch just the elements print() shows.
-		_, keep := npprint.Edges(v.Shape, j.opt)
-		if err := in.fetchSpans(j.in, v.SpansAt(keep, fetchGap)); err != nil {
+		// Every printed element is read and formatted, and its text held: a
+		// whole view of 2**40 elements (--full, --edgeitems 0) is refused here.
+		const maxPrinted = 1 << 20 // about 2.5 s of float64s, 120 MiB
+		printed := npprint.Printed(v.Shape, j.opt)
+		if err := checkVisits(name, v, printed, "elements to format", maxPrinted); err != nil {
 			return err
 		}
-	}
-	a := edgeElements(v, in.Dtype, j.opt)
-	var text string
-	if j.repr && !isScalarIndex(j.sel.items, j.sel.given, len(in.Shape)) {
-		text = npprint.Repr(a, j.opt)
-	} else {
-		text = npprint.Str(a, j.opt)
-	}
-	_, err = io.WriteString(e.stdout, text+"\n")
-	return err
+		need := npprint.MemoryEstimate(in.Dtype.Kind, in.Dtype.Size, printed, j.opt)
+		if err := sysmem.CheckMemory(fmt.Sprintf("printing %d elements", printed), need); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		if in.onData(v) {
+			// A remote input: fetch just the elements print() shows.
+			_, keep := npprint.Edges(v.Shape, j.opt)
+			if err := in.fetchSpans(j.in, v.SpansAt(keep, fetchGap)); err != nil {
+				return err
+			}
+		}
+		a := edgeElements(v, in.Dtype, j.opt)
+		var text string
+		if j.repr && !isScalarIndex(j.sel.items, j.sel.given, len(in.Shape)) {
+			text = npprint.Repr(a, j.opt)
+		} else {
+			text = npprint.Str(a, j.opt)
+		}
+		_, err := io.WriteString(e.stdout, text+"\n")
+		return err
+	})
 }
 
 // isScalarIndex reports whether a[EXPR] is a NumPy scalar rather than an

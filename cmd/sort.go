@@ -83,36 +83,33 @@ func parseSort(c *cli.Context) (job, error) {
 }
 
 func (j sortJob) run(e *env) error {
-	in, err := e.openInput(j.in, npy.AccessAllLater)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	v := in.view
-	axis, err := ops.NormalizeAxis(j.axis, len(v.Shape))
-	if err != nil {
-		return err
-	}
-	if _, onCPU := e.eng.(cpu); onCPU {
-		withIdx := j.idxPath != "" || j.argsort
-		scratch := ops.SortScratch(v.Shape, axis, in.Dtype, withIdx, e.Options)
-		if err := sysmem.CheckMemory("the sort's scratch space", scratch); err != nil {
+	return e.withInput(j.in, npy.AccessAllLater, func(in input) error {
+		v := in.view
+		axis, err := ops.NormalizeAxis(j.axis, len(v.Shape))
+		if err != nil {
 			return err
 		}
-	}
-	switch {
-	case j.argsort:
-		return e.writeResult(dtype.Int64, v.Shape, func(dst []byte, o ops.Options) error {
-			in.Prefetch()
-			return e.eng.Sort(nil, dst, v, axis, in.Dtype, j.ord, o)
-		})
-	case j.idxPath == "":
-		return e.writeResult(in.Dtype, v.Shape, func(dst []byte, o ops.Options) error {
-			in.Prefetch()
-			return e.eng.Sort(dst, nil, v, axis, in.Dtype, j.ord, o)
-		})
-	}
-	return j.sortTwo(e, in, axis)
+		if _, onCPU := e.eng.(cpu); onCPU {
+			withIdx := j.idxPath != "" || j.argsort
+			scratch := ops.SortScratch(v.Shape, axis, in.Dtype, withIdx, e.Options)
+			if err := sysmem.CheckMemory("the sort's scratch space", scratch); err != nil {
+				return err
+			}
+		}
+		switch {
+		case j.argsort:
+			return e.writeResult(dtype.Int64, v.Shape, func(dst []byte, o ops.Options) error {
+				in.Prefetch()
+				return e.eng.Sort(nil, dst, v, axis, in.Dtype, j.ord, o)
+			})
+		case j.idxPath == "":
+			return e.writeResult(in.Dtype, v.Shape, func(dst []byte, o ops.Options) error {
+				in.Prefetch()
+				return e.eng.Sort(dst, nil, v, axis, in.Dtype, j.ord, o)
+			})
+		}
+		return j.sortTwo(e, in, axis)
+	})
 }
 
 // sortTwo writes the values to the output and the indices to --indices,

@@ -88,45 +88,42 @@ func (j statsJob) run(e *env) error {
 	if err := e.cpuOnly(); err != nil {
 		return err
 	}
-	in, err := e.openInput(j.in, npy.AccessAll)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	name := j.sel.name(j.in)
-	v, gather, gathered, err := j.view(e, in, name)
-	if err != nil {
-		return err
-	}
-	distinct, _ := ops.DropRepeats(v)
-	if err := checkVisits(name, v, distinct.Count(), "elements to read", statsMaxVisits); err != nil {
-		return err
-	}
-	f := in.Dtype
-	var s ops.Summary
-	err = e.withProgress(gathered+ops.StatsWork(v, f), func(o ops.Options) error {
-		if gather != nil {
-			if err := gather(o); err != nil {
-				return err
+	return e.withInput(j.in, npy.AccessAll, func(in input) error {
+		name := j.sel.name(j.in)
+		v, gather, gathered, err := j.view(e, in, name)
+		if err != nil {
+			return err
+		}
+		distinct, _ := ops.DropRepeats(v)
+		if err := checkVisits(name, v, distinct.Count(), "elements to read", statsMaxVisits); err != nil {
+			return err
+		}
+		f := in.Dtype
+		var s ops.Summary
+		err = e.withProgress(gathered+ops.StatsWork(v, f), func(o ops.Options) error {
+			if gather != nil {
+				if err := gather(o); err != nil {
+					return err
+				}
 			}
+			var err error
+			if s, err = ops.Stats(v, f, o); err != nil {
+				return fmt.Errorf("%s: %w", displayName(j.in), err)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
 		}
-		var err error
-		if s, err = ops.Stats(v, f, o); err != nil {
-			return fmt.Errorf("%s: %w", displayName(j.in), err)
+		var out []byte
+		if j.json {
+			out = statsJSON(v.Shape, in.Dtype, s)
+		} else {
+			out = statsText(v.Shape, in.Dtype, s)
 		}
-		return nil
-	})
-	if err != nil {
+		_, err = e.stdout.Write(out)
 		return err
-	}
-	var out []byte
-	if j.json {
-		out = statsJSON(v.Shape, in.Dtype, s)
-	} else {
-		out = statsText(v.Shape, in.Dtype, s)
-	}
-	_, err = e.stdout.Write(out)
-	return err
+	})
 }
 
 // view is a[EXPR], the input's view when EXPR makes one; otherwise a

@@ -101,52 +101,49 @@ func (j toTextJob) run(e *env) error {
 	if err := e.cpuOnly(); err != nil {
 		return err
 	}
-	in, err := e.openInput(j.in, npy.AccessAll)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	// Bounded before the output is created: the work (a view larger than
-	// its storage), the memory of a row, the disk for the text.
-	const maxWrites = 1 << 24 // about a second of savetxt on 2 cores (20 M elements/s), 5 s of JSON (3.4 M/s)
-	name, v := displayName(j.in), in.view
-	// The progress counts the input's bytes as their text is written.
-	total := int64(v.Count()) * int64(v.Elem)
-	if j.json {
-		lists, numbers := jsonItems(v.Shape)
-		visits, what := numbers, "elements to write"
-		if numbers == 0 {
-			visits, what = lists, "empty lists to write" // shape (2**40, 0)
+	return e.withInput(j.in, npy.AccessAll, func(in input) error {
+		// Bounded before the output is created: the work (a view larger than
+		// its storage), the memory of a row, the disk for the text.
+		const maxWrites = 1 << 24 // about a second of savetxt on 2 cores (20 M elements/s), 5 s of JSON (3.4 M/s)
+		name, v := displayName(j.in), in.view
+		// The progress counts the input's bytes as their text is written.
+		total := int64(v.Count()) * int64(v.Elem)
+		if j.json {
+			lists, numbers := jsonItems(v.Shape)
+			visits, what := numbers, "elements to write"
+			if numbers == 0 {
+				visits, what = lists, "empty lists to write" // shape (2**40, 0)
+			}
+			if err := checkVisits(name, v, visits, what, maxWrites); err != nil {
+				return err
+			}
+			// Each list takes "[]", each number a digit, and all numbers but
+			// the first follow a ", ".
+			least := int64(2*lists + numbers + 2*max(numbers-1, 0))
+			if err := checkTextRoom(e, least); err != nil {
+				return err
+			}
+			return e.writeText(total, func(w io.Writer, o ops.Options) error { return text.WriteJSON(w, v, in.Dtype, o) })
+		}
+		least, memory, err := j.st.Needs(v, in.Dtype, e.Options)
+		if err != nil {
+			return err
+		}
+		visits, what := v.Count(), "elements to write"
+		if visits == 0 {
+			visits, what = v.Shape[0], "empty rows to write" // shape (2**40, 0): a newline each
 		}
 		if err := checkVisits(name, v, visits, what, maxWrites); err != nil {
 			return err
 		}
-		// Each list takes "[]", each number a digit, and all numbers but
-		// the first follow a ", ".
-		least := int64(2*lists + numbers + 2*max(numbers-1, 0))
+		if err := sysmem.CheckMemory("the format and the text of a row", memory); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
 		if err := checkTextRoom(e, least); err != nil {
 			return err
 		}
-		return e.writeText(total, func(w io.Writer, o ops.Options) error { return text.WriteJSON(w, v, in.Dtype, o) })
-	}
-	least, memory, err := j.st.Needs(v, in.Dtype, e.Options)
-	if err != nil {
-		return err
-	}
-	visits, what := v.Count(), "elements to write"
-	if visits == 0 {
-		visits, what = v.Shape[0], "empty rows to write" // shape (2**40, 0): a newline each
-	}
-	if err := checkVisits(name, v, visits, what, maxWrites); err != nil {
-		return err
-	}
-	if err := sysmem.CheckMemory("the format and the text of a row", memory); err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	if err := checkTextRoom(e, least); err != nil {
-		return err
-	}
-	return e.writeText(total, func(w io.Writer, o ops.Options) error { return j.st.Write(w, v, in.Dtype, o) })
+		return e.writeText(total, func(w io.Writer, o ops.Options) error { return j.st.Write(w, v, in.Dtype, o) })
+	})
 }
 
 // jsonItems is how many lists and numbers json.dumps(a.tolist()) writes

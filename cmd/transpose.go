@@ -48,17 +48,14 @@ func parseTranspose(c *cli.Context) (job, error) {
 }
 
 func (j transposeJob) run(e *env) error {
-	in, err := e.openInput(j.in, npy.AccessAllLater)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	perm, err := ops.NormalizePerm(j.axes, len(in.view.Shape))
-	if err != nil {
-		return err
-	}
-	e.readAhead = in.Array
-	return e.writeView(in.Dtype, in.view.Permute(perm))
+	return e.withInput(j.in, npy.AccessAllLater, func(in input) error {
+		perm, err := ops.NormalizePerm(j.axes, len(in.view.Shape))
+		if err != nil {
+			return err
+		}
+		e.readAhead = in.Array
+		return e.writeView(in.Dtype, in.view.Permute(perm))
+	})
 }
 
 // script writes np.transpose / torch.permute.
