@@ -90,23 +90,39 @@ func bench(strider string, mib, runs int) error {
 		return err
 	}
 	var c counter
+	base, stop, err := serve(dir, &c)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	if err := timeCompares(strider, dir, base, size, mib, runs); err != nil {
+		return err
+	}
+	return countFetches(strider, base, &c)
+}
+
+// serve serves the files of dir on a loopback port, counting requests
+// and bytes in c, and returns its base URL.
+func serve(dir string, c *counter) (base string, stop func(), err error) {
 	files := http.FileServer(http.Dir(dir))
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return err
+		return "", nil, err
 	}
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c.mu.Lock()
 		c.requests++
 		c.mu.Unlock()
-		files.ServeHTTP(countingWriter{w, &c}, r)
+		files.ServeHTTP(countingWriter{w, c}, r)
 	})}
 	go srv.Serve(ln)
-	defer srv.Close()
-	base := "http://" + ln.Addr().String()
+	return "http://" + ln.Addr().String(), func() { srv.Close() }, nil
+}
 
-	// The three are timed in turn, run after run, so that a machine whose
-	// load changes weighs on each alike; each figure is the median.
+// timeCompares times the plain download, the remote compare and the local
+// one in turn, run after run, so that a machine whose load changes weighs
+// on each alike, and prints each median.
+func timeCompares(strider, dir, base string, size int64, mib, runs int) error {
 	var plain, remote, local, transfer []time.Duration
 	for range runs {
 		p, err := timed(func() error {
@@ -144,7 +160,12 @@ func bench(strider string, mib, runs int) error {
 	if t := median(transfer); t > 0 {
 		line("the transfer (each run's remote less local)", both, t)
 	}
+	return nil
+}
 
+// countFetches prints the requests and bytes info and show fetch of the
+// sparse 1 GiB .safetensors file.
+func countFetches(strider, base string, c *counter) error {
 	c.reset()
 	for _, args := range [][]string{
 		{"info", base + "/model.safetensors"},
