@@ -90,6 +90,22 @@
 // inputs down every path, so they run in parallel. Sort and SortScratch read
 // one sortPlan, so the memory estimate follows the dispatch.
 //
+// # Assembly kernels
+//
+// A few loops that Go compiles poorly have amd64 assembly twins: the sort's
+// split of 4-byte keys through 64-byte line buffers written with
+// non-temporal stores and its in-cache bucket passes (sort_amd64.s),
+// unique-consecutive's run count and compress with AVX2 or AVX-512
+// (unique_amd64.s), and compare's fold of float32 and float64 pairs with
+// AVX2 (compare_amd64.s). Each kernel's doc comment is the Go loop it
+// equals, and that loop is kept: it runs on other architectures, for the
+// inputs a kernel does not take (strided, byte-swapped, mixed dtypes), and
+// whenever tuning.simd is lowered. The level is the widest the CPU has
+// (golang.org/x/sys/cpu), capped by the environment variable STRIDER_SIMD
+// (none, sse2, avx2, avx512) so that each path can be measured on one
+// machine; the tests set it per call and check every kernel against its
+// Go loop or the oracle.
+//
 // # Dtypes
 //
 // Data movement knows only element sizes. The operations that read values
