@@ -67,8 +67,8 @@ c512done:
 // func runsTake32AVX512(dst, prev, cur unsafe.Pointer, n int, float bool) int
 //
 // takeRuns: the cur[k] of cur[0:n] that differ from their prev, in order,
-// to dst, compressed (VPCOMPRESSD writes only those: nothing past them);
-// it returns how many.
+// to dst, compressed (VPCOMPRESSD) and stored through a mask of as many
+// lanes: nothing past them is written; it returns how many.
 TEXT ·runsTake32AVX512(SB), NOSPLIT, $0-48
 	MOVQ    dst+0(FP), DI
 	MOVQ    prev+8(FP), SI
@@ -91,9 +91,16 @@ t512float:
 	VCMPPS  $4, Z1, Z0, K1
 
 t512store:
-	VPCOMPRESSD Z0, K1, (DI)
+	// Compressed in a register, then stored through a mask of the kept
+	// count: VPCOMPRESSD to memory is microcoded on some CPUs (AMD Zen 4).
+	VPCOMPRESSD Z0, K1, Z2
 	KMOVW   K1, BX
 	POPCNTL BX, BX
+	MOVL    $1, R10
+	SHLXL   BX, R10, R10
+	DECL    R10
+	KMOVW   R10, K3
+	VMOVDQU32 Z2, K3, (DI)
 	LEAQ    (DI)(BX*4), DI
 	ADDQ    $64, SI
 	ADDQ    $64, DX
@@ -118,9 +125,14 @@ t512tfloat:
 	VCMPPS  $4, Z1, Z0, K2, K1
 
 t512tstore:
-	VPCOMPRESSD Z0, K1, (DI)
+	VPCOMPRESSD Z0, K1, Z2
 	KMOVW   K1, BX
 	POPCNTL BX, BX
+	MOVL    $1, R10
+	SHLXL   BX, R10, R10
+	DECL    R10
+	KMOVW   R10, K3
+	VMOVDQU32 Z2, K3, (DI)
 	LEAQ    (DI)(BX*4), DI
 
 t512done:
