@@ -393,10 +393,11 @@ func (c argBest) withNaN() argBest {
 }
 
 // argFloat is argSearch for native float32 and float64 (NaNs as fill
-// when nan is set). A contiguous run goes a block at a time: the block's
-// extreme by value (keyRange, branch-free), and only where it beats the
-// best so far, a search for its first occurrence; a block that holds a NaN
-// is searched element by element.
+// when nan is set). A contiguous run goes a block at a time: a block with
+// nothing beyond the best so far (beyondAny: a compare each, no branch
+// taken) is passed over; else its extreme by value, and where that beats
+// the best, a search for its first occurrence; a block that holds a NaN is
+// searched element by element.
 func argFloat[T float](xs []T, base, step, lo, hi int, isMax, nan bool, fill T) argBest {
 	if step != 1 {
 		return argScan(xs, base, step, lo, hi, isMax, nan, fill)
@@ -407,6 +408,9 @@ func argFloat[T float](xs []T, base, step, lo, hi int, isMax, nan bool, fill T) 
 	var bv T
 	for b0 := 0; b0 < len(run); b0 += block {
 		blk := run[b0:min(b0+block, len(run))]
+		if b0 > 0 && !beyondAny(blk, bv, isMax) {
+			continue
+		}
 		m, ok := extremeOf(blk, isMax)
 		at := -1 // m's first index in blk, once known
 		if !ok {
@@ -429,6 +433,29 @@ func argFloat[T float](xs []T, base, step, lo, hi int, isMax, nan bool, fill T) 
 	}
 	best.re = float64(bv)
 	return best
+}
+
+// beyondAny reports whether an element of xs is greater (isMax) or less
+// than m, or a NaN: one compare each, a branch never taken but at the end.
+func beyondAny[T float](xs []T, m T, isMax bool) bool {
+	s := T(1)
+	if !isMax {
+		s = -1
+	}
+	m *= s
+	i := 0
+	for ; i+4 <= len(xs); i += 4 {
+		b := xs[i : i+4 : i+4]
+		if !(s*b[0] <= m) || !(s*b[1] <= m) || !(s*b[2] <= m) || !(s*b[3] <= m) {
+			return true
+		}
+	}
+	for ; i < len(xs); i++ {
+		if !(s*xs[i] <= m) {
+			return true
+		}
+	}
+	return false
 }
 
 // argScan is argFloat element by element, any step.
@@ -461,33 +488,38 @@ func argScan[T float](xs []T, base, step, lo, hi int, isMax, nan bool, fill T) a
 
 // argColumns searches n neighbouring rows side by side: row c starts at
 // element base+c and steps by step, m elements long; out[c] gets its
-// index. It reports whether a NaN was counted as fill.
+// index. It reports whether a NaN was counted as fill. The search runs on
+// s*x (s = -1 for argmin: negation is exact) so that one compare, almost
+// never passed, tests each element: it passes for an element beyond its
+// row's best, a NaN, or a row whose best is its first NaN (then nothing
+// changes).
 func argColumns[T float](data []byte, base, n, step, m int, w argWant, out []int64) bool {
 	xs := typed[T](data)
-	fill := T(w.fill)
+	s := T(1)
+	if !w.isMax {
+		s = -1
+	}
+	fill := s * T(w.fill) // -inf
 	best := make([]T, n)
-	done := make([]bool, n) // found a NaN
 	saw := false
-	for c := 0; c < n; c++ {
-		x := xs[base+c]
-		if w.nan && x != x {
-			x, saw = fill, true
+	for c := range best {
+		best[c], out[c] = s*xs[base+c], 0
+		if w.nan && best[c] != best[c] {
+			best[c], saw = fill, true
 		}
-		best[c], out[c] = x, 0
-		done[c] = x != x
 	}
 	for i := 1; i < m; i++ {
 		row := xs[base+i*step : base+i*step+n]
+		best := best[:len(row)]
 		for c, x := range row {
-			if done[c] {
-				continue
-			}
-			if w.nan && x != x {
-				x, saw = fill, true
-			}
-			if w.isMax && !(x <= best[c]) || !w.isMax && !(x >= best[c]) {
-				best[c], out[c] = x, int64(i)
-				done[c] = x != x
+			if y := s * x; !(y <= best[c]) {
+				switch {
+				case best[c] != best[c]: // its first NaN, found before
+				case y == y || !w.nan:
+					best[c], out[c] = y, int64(i)
+				default: // a NaN counts as the fill, never beyond a best
+					saw = true
+				}
 			}
 		}
 	}

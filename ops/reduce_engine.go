@@ -20,9 +20,6 @@ const (
 	ufFmin
 	ufOr  // logical_or on bools (np.any)
 	ufAnd // logical_and on bools (np.all)
-	// ufRange folds float32 or float64 into the least and the greatest
-	// value of each output, by value (reduce_extreme.go): no NumPy ufunc.
-	ufRange
 	// ufNonzero counts the nonzero elements of each output into int64
 	// (reduce_nonzero.go): np.count_nonzero, and np.any and np.all.
 	ufNonzero
@@ -41,7 +38,7 @@ func (u ufuncKind) resultDtype(loop dtype.Dtype) dtype.Dtype {
 // identity; maximum and friends start at each output's first element and
 // refuse an empty reduction.
 func (u ufuncKind) hasIdentity() bool {
-	return u == ufAdd || u == ufMultiply || u == ufOr || u == ufAnd || u == ufRange || u == ufNonzero
+	return u == ufAdd || u == ufMultiply || u == ufOr || u == ufAnd || u == ufNonzero
 }
 
 // stage turns a chunk of values into the next dtype's values; pos is the

@@ -71,60 +71,134 @@ func keyRange[K int32 | int64](bs []K) (lo, hi K) {
 	return min(l0, l1, l2, l3), max(h0, h1, h2, h3)
 }
 
-// keyExtreme is the bits of the greatest (isMax) or least float of bs,
-// and false when bs holds a NaN.
-func keyExtreme[K int32 | int64](bs []K, isMax bool) (K, bool) {
-	lo, hi := keyRange(bs)
-	if inf := infKey[K](); lo < -inf || hi > inf {
-		return 0, false
+// extremeBranchy is the greatest (isMax) or least of xs (not empty) by
+// value, and false when xs holds a NaN. Four running maxima of s*x (s = -1
+// for the least: negation is exact), each element one compare that fails
+// for an element not above its lane's value and passes for a NaN: the
+// branch is almost never taken, which runs twice as fast as keyRange's
+// branch-free steps when one extreme is wanted.
+func extremeBranchy[T float](xs []T, isMax bool) (T, bool) {
+	s := T(1)
+	if !isMax {
+		s = -1
 	}
-	if isMax {
-		return keyFloat(hi), true
+	m0 := s * xs[0]
+	m1, m2, m3 := m0, m0, m0
+	nan := m0 != m0
+	i := 0
+	for ; i+4 <= len(xs) && !nan; i += 4 {
+		b := xs[i : i+4 : i+4]
+		if x := s * b[0]; !(x <= m0) {
+			m0, nan = x, x != x
+		}
+		if x := s * b[1]; !(x <= m1) {
+			m1, nan = x, nan || x != x
+		}
+		if x := s * b[2]; !(x <= m2) {
+			m2, nan = x, nan || x != x
+		}
+		if x := s * b[3]; !(x <= m3) {
+			m3, nan = x, nan || x != x
+		}
 	}
-	return keyFloat(lo), true
+	for ; i < len(xs) && !nan; i++ {
+		if x := s * xs[i]; !(x <= m0) {
+			m0, nan = x, x != x
+		}
+	}
+	return s * max(m0, m1, m2, m3), !nan
 }
 
-// rangeKernel folds float bits (K int32: float32, int64: float64) into
-// pairs of keys, the least and the greatest of each output, by value:
-// the kernel of ufRange. Every fold is order-free, so the engine runs its
-// partials on every thread.
-func rangeKernel[K int32 | int64]() foldKernel {
-	var z K
+// floatRange is the least and greatest of xs (not empty) by value, and
+// false when xs holds a NaN: keyRange's branch-free steps, for both.
+func floatRange[T float](xs []T) (lo, hi T, ok bool) {
+	if f, is32 := any(xs).([]float32); is32 {
+		l, h := keyRange(typed[int32](rawBytes(f)))
+		inf := infKey[int32]()
+		lo, hi = T(math.Float32frombits(uint32(keyFloat(l)))), T(math.Float32frombits(uint32(keyFloat(h))))
+		return lo, hi, l >= -inf && h <= inf
+	}
+	l, h := keyRange(typed[int64](rawBytes(xs)))
+	inf := infKey[int64]()
+	lo, hi = T(math.Float64frombits(uint64(keyFloat(l)))), T(math.Float64frombits(uint64(keyFloat(h))))
+	return lo, hi, l >= -inf && h <= inf
+}
+
+// rangeKernel folds float32 or float64 values into pairs, the least and
+// the greatest of each output by value (the one wanted, or both), a pair
+// turned to NaNs once its output meets a NaN. Every fold is order-free,
+// so the engine runs its partials on every thread.
+func rangeKernel[T float](wantHi, wantLo bool) foldKernel {
+	var z T
 	k := foldKernel{size: 2 * int(unsafe.Sizeof(z))}
 	k.init = func(acc []byte) {
-		a := typed[K](acc)
+		a := typed[T](acc)
 		for i := 0; i < len(a); i += 2 {
-			a[i], a[i+1] = maxKey[K](), ^maxKey[K]()
+			a[i], a[i+1] = T(math.Inf(1)), T(math.Inf(-1))
 		}
+	}
+	extremes := func(xs []T) (lo, hi T, ok bool) {
+		switch {
+		case wantHi && wantLo:
+			return floatRange(xs)
+		case wantHi:
+			hi, ok = extremeBranchy(xs, true)
+			return T(math.Inf(1)), hi, ok
+		}
+		lo, ok = extremeBranchy(xs, false)
+		return lo, T(math.Inf(-1)), ok
 	}
 	k.call = func(acc []byte, pos int, vals []byte, _ bool, _ *fpFlags) {
-		a := typed[K](acc)
-		lo, hi := keyRange(typed[K](vals))
-		a[2*pos], a[2*pos+1] = min(a[2*pos], lo), max(a[2*pos+1], hi)
+		lo, hi, ok := extremes(typed[T](vals))
+		foldRange(typed[T](acc)[2*pos:], lo, hi, ok)
 	}
 	k.row = func(acc []byte, pos, step int, vals []byte, _ *fpFlags) {
-		a := typed[K](acc)
-		for i, b := range typed[K](vals) {
-			q := 2 * (pos + i*step)
-			key := floatKey(b)
-			a[q], a[q+1] = min(a[q], key), max(a[q+1], key)
-		}
+		rangeRow(typed[T](acc), pos, step, typed[T](vals), wantHi, wantLo)
 	}
 	k.partial = func(vals []byte, _ int, _ *fpFlags) [2]uint64 {
-		lo, hi := keyRange(typed[K](vals))
-		return [2]uint64{uint64(lo), uint64(hi)}
+		lo, hi, ok := extremes(typed[T](vals))
+		if !ok {
+			lo, hi = T(math.NaN()), T(math.NaN())
+		}
+		return [2]uint64{u64(lo), u64(hi)}
 	}
 	k.combine = func(acc []byte, pos int, p [2]uint64, _ *fpFlags) {
-		a := typed[K](acc)
-		a[2*pos], a[2*pos+1] = min(a[2*pos], K(p[0])), max(a[2*pos+1], K(p[1]))
+		lo, hi := fromU64[T](p[0]), fromU64[T](p[1])
+		foldRange(typed[T](acc)[2*pos:], lo, hi, hi == hi)
 	}
 	return k
 }
 
+// rangeRow folds xs[i] into the pair of output pos+i*step of a: a compare
+// for each extreme wanted, almost never passed.
+func rangeRow[T float](a []T, pos, step int, xs []T, wantHi, wantLo bool) {
+	for i, x := range xs {
+		q := 2 * (pos + i*step)
+		if wantHi && !(x <= a[q+1]) || wantLo && !(x >= a[q]) { // beyond, or a NaN met
+			foldRange(a[q:q+2], x, x, x == x)
+		}
+	}
+}
+
+// foldRange folds lo and hi (ok false: a NaN was met) into the pair
+// a[0], a[1]; a pair of NaNs stays one.
+func foldRange[T float](a []T, lo, hi T, ok bool) {
+	if !ok || a[1] != a[1] {
+		a[0], a[1] = T(math.NaN()), T(math.NaN())
+		return
+	}
+	if lo < a[0] {
+		a[0] = lo
+	}
+	if hi > a[1] {
+		a[1] = hi
+	}
+}
+
 // extremesByValue is maximum.reduce (hi) and minimum.reduce (lo) of a
-// float32 or float64 operand, by value, in one pass; ok is false when
-// that does not settle NumPy's bits: an output met a NaN, or the result
-// the caller wants (wantHi, wantLo) is a zero.
+// float32 or float64 operand, by value, in one pass, of the extremes
+// wanted; ok is false when that does not settle NumPy's bits: an output
+// met a NaN, or a result wanted is a zero.
 func (r recipe) extremesByValue(op operand, keepdims, wantHi, wantLo bool) (hi, lo ndarr, ok bool) {
 	c := r.c
 	loop := dtype.NativeOf(op.dt)
@@ -132,15 +206,21 @@ func (r recipe) extremesByValue(op operand, keepdims, wantHi, wantLo bool) (hi, 
 		return ndarr{}, ndarr{}, false
 	}
 	lay := newReduceLayout(op.src.Shape, op.layout, c.red, keepdims)
-	acc, _, err := ufReduce(ufRange, op.src, op.dt, lay, c.red, loop, nil, c.opt)
+	job := newRedJob(newRedPlan(op.src, lay, c.red, c.opt.tuning().reduceBuf), op.src, op.dt, loop, ufMaximum, c.opt)
+	k := rangeKernel[float64](wantHi, wantLo)
+	if loop.Size == 4 {
+		k = rangeKernel[float32](wantHi, wantLo)
+	}
+	job.kernel = &k
+	acc, err := job.reduce()
 	if err != nil {
 		return ndarr{}, ndarr{}, false
 	}
 	his, los := alloc(len(acc)/2/loop.Size, loop), alloc(len(acc)/2/loop.Size, loop)
 	if loop.Size == 4 {
-		ok = settleRange(typed[int32](his), typed[int32](los), typed[int32](acc), wantHi, wantLo)
+		ok = settleRange(typed[float32](his), typed[float32](los), typed[float32](acc), wantHi, wantLo)
 	} else {
-		ok = settleRange(typed[int64](his), typed[int64](los), typed[int64](acc), wantHi, wantLo)
+		ok = settleRange(typed[float64](his), typed[float64](los), typed[float64](acc), wantHi, wantLo)
 	}
 	if !ok {
 		return ndarr{}, ndarr{}, false
@@ -152,17 +232,16 @@ func (r recipe) extremesByValue(op operand, keepdims, wantHi, wantLo bool) (hi, 
 	return hi, lo, true
 }
 
-// settleRange turns the key pairs of rangeKernel into float bits, hi and
-// lo, and reports whether they are NumPy's: no NaN met, and no zero among
-// the results wanted.
-func settleRange[K int32 | int64](hi, lo, pairs []K, wantHi, wantLo bool) bool {
-	inf := infKey[K]()
+// settleRange copies the pairs of rangeKernel into hi and lo, and
+// reports whether they are NumPy's bits: no NaN met, and no zero (of
+// either sign: the order decides which) among the results wanted.
+func settleRange[T float](hi, lo, pairs []T, wantHi, wantLo bool) bool {
 	for i := range hi {
 		l, h := pairs[2*i], pairs[2*i+1]
-		if l < -inf || h > inf || wantHi && h == 0 || wantLo && l == 0 {
+		if h != h || wantHi && h == 0 || wantLo && l == 0 {
 			return false
 		}
-		hi[i], lo[i] = keyFloat(h), keyFloat(l)
+		hi[i], lo[i] = h, l
 	}
 	return true
 }

@@ -50,12 +50,6 @@ func typed[T any](b []byte) []T {
 // kernelFor returns the inner loop of uf for loop dtype d.
 func kernelFor(uf ufuncKind, d dtype.Dtype) (foldKernel, error) {
 	switch {
-	case uf == ufRange && d.Kind == 'f' && d.Size == 4:
-		return rangeKernel[int32](), nil
-	case uf == ufRange && d.Kind == 'f' && d.Size == 8:
-		return rangeKernel[int64](), nil
-	case uf == ufRange:
-		return foldKernel{}, fmt.Errorf("no range loop for %s", d.Name())
 	case uf == ufNonzero:
 		return nonzeroKernel(d), nil
 	case d.Kind == 'b':
@@ -329,12 +323,7 @@ func extremeOf[T float](xs []T, isMax bool) (T, bool) {
 	if len(xs) == 0 {
 		return 0, false
 	}
-	if f, ok := any(xs).([]float32); ok {
-		m, ok := keyExtreme(typed[int32](rawBytes(f)), isMax)
-		return T(math.Float32frombits(uint32(m))), ok
-	}
-	m, ok := keyExtreme(typed[int64](rawBytes(xs)), isMax)
-	return T(math.Float64frombits(uint64(m))), ok
+	return extremeBranchy(xs, isMax)
 }
 
 // rawBytes is the memory of xs as bytes.

@@ -224,7 +224,7 @@ func ufReduce(uf ufuncKind, src View, from dtype.Dtype, lay reduceLayout, red []
 }
 
 func ufuncName(uf ufuncKind) string {
-	return [...]string{"add", "multiply", "maximum", "minimum", "fmax", "fmin", "logical_or", "logical_and", "range", "count_nonzero"}[uf]
+	return [...]string{"add", "multiply", "maximum", "minimum", "fmax", "fmin", "logical_or", "logical_and", "count_nonzero"}[uf]
 }
 
 // sum is np.sum / np.prod (np.add.reduce / np.multiply.reduce) of op.

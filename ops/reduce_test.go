@@ -350,3 +350,45 @@ func TestArgFloatMatchesScan(t *testing.T) {
 		}
 	}
 }
+
+// TestArgColumnsMatchesScan checks the side-by-side search of neighbouring
+// rows against argScan of each row on its own, with NaNs, ties and
+// infinities, in both NaN modes.
+func TestArgColumnsMatchesScan(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 13))
+	for i := 0; i < 300; i++ {
+		n, m := 1+r.IntN(40), 1+r.IntN(60)
+		xs := make([]float32, n*m)
+		for j := range xs {
+			xs[j] = float32(r.IntN(5) - 2)
+			switch r.IntN(40) {
+			case 0:
+				xs[j] = float32(math.NaN())
+			case 1:
+				xs[j] = float32(math.Inf(1 - 2*r.IntN(2)))
+			}
+		}
+		data := rawBytes(xs)
+		for _, isMax := range []bool{true, false} {
+			for _, nan := range []bool{true, false} {
+				fill := math.Inf(1)
+				if isMax {
+					fill = math.Inf(-1)
+				}
+				out := make([]int64, n)
+				saw := argColumns[float32](data, 0, n, n, m, argWant{isMax, nan, fill}, out)
+				wantSaw := false
+				for c := 0; c < n; c++ {
+					p := argScan(xs, c, n, 0, m, isMax, nan, float32(fill))
+					wantSaw = wantSaw || p.sawNaN
+					if out[c] != int64(p.at) {
+						t.Fatalf("%dx%d max %v nan %v column %d: %d, scan %d", m, n, isMax, nan, c, out[c], p.at)
+					}
+				}
+				if saw != wantSaw {
+					t.Fatalf("%dx%d max %v nan %v: saw NaN %v, scan %v", m, n, isMax, nan, saw, wantSaw)
+				}
+			}
+		}
+	}
+}
