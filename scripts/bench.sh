@@ -7,6 +7,9 @@
 #        scripts/bench.sh --remote [-mib 256] [-runs 7]
 #          (remote inputs from a loopback server: compare against the plain
 #          download, what info and show fetch; docs/remote.md; scripts/benchremote)
+#        scripts/bench.sh --reduce [--runs N] [--ops sum,argmax] [--cases all,axis0,axis-1]
+#          (every reduction over 256 MiB of float32 against NumPy and cat:
+#          docs/benchmarks.md; scripts/bench_reduce.sh, which prints the machine)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-/usr/bin/python3}
@@ -26,6 +29,9 @@ if [ "${1:-}" = "--scale" ]; then
 elif [ "${1:-}" = "--remote" ]; then
   shift
   go run -tags urfave_cli_no_docs ./scripts/benchremote -strider "$out/strider" "$@"
+elif [ "${1:-}" = "--reduce" ]; then
+  shift
+  scripts/bench_reduce.sh --strider "$out/strider" "$@"
 else
   "$PYTHON" scripts/bench.py --strider "$out/strider" "$@"
 fi
