@@ -6,22 +6,21 @@ import (
 )
 
 // ReduceWork is the bytes Reduce reports to its options' Done in all: the
-// input's bytes once for each pass a reduction may make over them (std,
-// var, ptp and nanmean read them twice, nanstd and nanvar three times
-// where NaNs are found). The kernels count the passes they do make, which
-// vary with the data; Reduce passes their count on, at most this total,
-// and all of it when it ends, so that a progress line knows its total
-// before the work starts.
+// input's bytes once for each pass a reduction makes over them when no
+// NaN, infinity or zero extreme sends it over them again (std, var, nanstd
+// and nanvar read them twice, the others once). The kernels count the
+// passes they do make, which vary with the data; Reduce passes their
+// count on, at most this total, and all of it when it ends, so that a
+// progress line knows its total before the work starts.
 func ReduceWork(op ReduceOp, in View) int64 {
 	return int64(in.Count()) * int64(in.Elem) * int64(op.passes())
 }
 
-// passes is the most passes op makes over its input.
+// passes is the passes op makes over its input when its values take no
+// fallback (reduce_extreme.go, the NaN functions' first sum).
 func (op ReduceOp) passes() int {
 	switch op {
-	case ReduceNanstd, ReduceNanvar:
-		return 3
-	case ReduceStd, ReduceVar, ReducePtp, ReduceNanmean:
+	case ReduceStd, ReduceVar, ReduceNanstd, ReduceNanvar:
 		return 2
 	}
 	return 1
