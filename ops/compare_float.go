@@ -139,9 +139,18 @@ func foldFinite[X, Y float32 | float64](st *compareChunk, pa unsafe.Pointer, ste
 		}
 		st.hasNonzero = true
 	}
-	if mis == 0 {
-		return true
+	if mis > 0 {
+		locateMismatches[X, Y](st, pa, stepA, pd, stepD, m, tol, i, worst)
 	}
+	return true
+}
+
+// locateMismatches finds, in a block of m finite pairs starting at
+// element i whose greatest mismatched difference is worst, the first pair
+// that differs by worst (when it beats the worst so far), and the first
+// mismatches --show asks for.
+func locateMismatches[X, Y float32 | float64](st *compareChunk, pa unsafe.Pointer, stepA int, pd unsafe.Pointer, stepD int, m int, tol Tolerance, i int, worst float64) {
+	atol, rtol := tol.ATol, tol.RTol
 	if st.worst < 0 || st.worstDiff.less(Diff{Float: worst}) {
 		for k := 0; k < m; k++ {
 			x := float64(*(*X)(unsafe.Add(pa, k*stepA)))
@@ -159,5 +168,4 @@ func foldFinite[X, Y float32 | float64](st *compareChunk, pa unsafe.Pointer, ste
 			st.first = append(st.first, i+k)
 		}
 	}
-	return true
 }

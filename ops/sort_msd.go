@@ -51,13 +51,6 @@ func (w *scalarSorter[U]) sortValuesWide(s strip, threads int) bool {
 		return false
 	}
 	out := unsafe.Slice((*U)(s.vals), n)
-	scratch := func() []U {
-		w.ktmp = growAligned(w.ktmp, n)
-		// Huge pages: 32 page faults for a 64 MiB buffer instead of 16384
-		// (a sixth of a 16M float sort's CPU went to faulting it in).
-		sysmem.AdviseHuge(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(w.ktmp))), n*size))
-		return w.ktmp
-	}
 	const top = 16
 	shift := c.bits - top
 	chunks := threads
@@ -71,28 +64,16 @@ func (w *scalarSorter[U]) sortValuesWide(s strip, threads int) bool {
 	own := w.keys
 	w.keys, w.ambRuns = out, w.ambRuns[:0]
 	defer func() { w.keys = own }()
-	per := make([][]uint32, chunks)
 	var amb atomic.Int64
-	parallel(chunks, threads, func(lo, hi int) {
-		for t := lo; t < hi; t++ {
-			per[t] = make([]uint32, 1<<top)
-			amb.Add(int64(w.encode32(s, bound(t), bound(t+1), (*[1 << top]uint32)(per[t]), &enc, !fused)))
-		}
-	})
+	per, total := w.countTop(s, chunks, threads, bound, &enc, !fused, &amb)
 	s.progress.step()
-	total := make([]uint32, 1<<top)
-	for _, h := range per {
-		for v, k := range h {
-			total[v] += k
-		}
-	}
 	if slices.Max(total) == uint32(n) {
 		// The top bits are the same in every key: the split would not
 		// split, so sort the keys by the rest with the general radix sort.
 		if fused {
 			each(w, s, threads, phaseEncode)
 		}
-		sortWords(out, scratch(), 0, size, threads, &w.sc, w.t)
+		sortWords(out, w.scratch(n), 0, size, threads, &w.sc, w.t)
 		w.putSorted(s, threads, amb.Load())
 		return true
 	}
@@ -100,7 +81,105 @@ func (w *scalarSorter[U]) sortValuesWide(s strip, threads int) bool {
 	// 2. The split: the narrowest digit that leaves no bucket over
 	// tuning.wideBucket bytes, at least wideDigitMin bits.
 	limit := uint32(max(1, w.t.wideBucket/size))
-	width := uint(top)
+	width, shift, start := splitDigit(total, per, limit, top, shift)
+	buckets := 1 << width
+	tmp := w.splitTarget(out, s, fused, chunks, threads, bound)
+	simd := w.t.simd
+	parallel(chunks, threads, func(lo, hi int) {
+		var lines []byte
+		if haveScatterNT && simd >= simdSSE2 {
+			lines = make([]byte, 64*buckets)
+		}
+		for t := lo; t < hi; t++ {
+			src := asUint32s(out)[bound(t):bound(t+1)]
+			var e *encoder32
+			if fused {
+				src, e = unsafe.Slice((*uint32)(s.src), n)[bound(t):bound(t+1)], &enc
+			}
+			splitKeys(asUint32s(tmp), src, per[t], shift, uint32(buckets-1), lines, e)
+		}
+	})
+	s.progress.step()
+
+	// 3. Each bucket by the bits below the digit, into the output.
+	w.sortBuckets(asUint32s(out), asUint32s(tmp), start, shift, limit, threads)
+	s.progress.step()
+
+	// 4. The zeros and NaNs.
+	if amb.Load() > 0 {
+		w.restoreAmbiguous(out)
+	}
+	return true
+}
+
+// scratch is w's scratch buffer of n keys, 64-byte aligned, on huge
+// pages: 32 page faults for a 64 MiB buffer instead of 16384 (a sixth of
+// a 16M float sort's CPU went to faulting it in).
+func (w *scalarSorter[U]) scratch(n int) []U {
+	var u U
+	w.ktmp = growAligned(w.ktmp, n)
+	sysmem.AdviseHuge(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(w.ktmp))), n*int(unsafe.Sizeof(u))))
+	return w.ktmp
+}
+
+// splitTarget is the split's destination. Fresh memory costs the more
+// here: the kernel clears it a page at a time (a 64 MiB scratch buffer was
+// 17% of a 16M float sort on one thread), so a split that reads the input
+// (fused) writes into the output itself, which is faulted in anyway. It is
+// cleared first, in order, so that its pages fault in in order: the
+// split's scattered stores faulting them in (and the file system
+// allocating them) at random places made the sort slower (209 -> 238
+// ms). The line buffers need the output 64-byte aligned, as an .npy
+// file's data is.
+func (w *scalarSorter[U]) splitTarget(out []U, s strip, fused bool, chunks, threads int, bound func(int) int) []U {
+	if !fused || uintptr(s.vals)%64 != 0 {
+		return w.scratch(len(out))
+	}
+	parallel(chunks, threads, func(lo, hi int) { clear(out[bound(lo):bound(hi)]) })
+	return out
+}
+
+// countTop counts the top 16 bits of the keys of each of chunks parts of
+// s (bound(t) to bound(t+1)), writing the keys to w.keys as it goes when
+// write, adding the ambiguous keys (zeros, NaNs) it meets to amb: the
+// counts of each chunk, and their total.
+func (w *scalarSorter[U]) countTop(s strip, chunks, threads int, bound func(int) int, enc *encoder32, write bool, amb *atomic.Int64) (per [][]uint32, total []uint32) {
+	const top = 16
+	per = make([][]uint32, chunks)
+	parallel(chunks, threads, func(lo, hi int) {
+		for t := lo; t < hi; t++ {
+			per[t] = make([]uint32, 1<<top)
+			amb.Add(int64(w.encode32(s, bound(t), bound(t+1), (*[1 << top]uint32)(per[t]), enc, write)))
+		}
+	})
+	total = make([]uint32, 1<<top)
+	for _, h := range per {
+		for v, k := range h {
+			total[v] += k
+		}
+	}
+	return per, total
+}
+
+// sortBuckets sorts each bucket of the split (start[v] to start[v+1] of
+// out, with tmp beside it) by the rest bits below its digit, into out.
+func (w *scalarSorter[U]) sortBuckets(out, tmp, start []uint32, rest uint, limit uint32, threads int) {
+	items := bucketItems(start, threads)
+	parallel(len(items)-1, threads, func(lo, hi int) {
+		b := newBucketSorter(&w.c, w.t, int(limit))
+		for v := items[lo]; v < items[hi]; v++ {
+			l, h := start[v], start[v+1]
+			b.sort(out[l:h], tmp[l:h], rest)
+		}
+	})
+}
+
+// splitDigit is the split's digit: the narrowest, of at least
+// wideDigitMin bits, that leaves no bucket over limit keys, found by
+// halving the counts of the top width bits (total, and each chunk's in
+// per alike). It returns the digit's width and shift, and where each
+// bucket starts; per[t][v] becomes where chunk t's keys of digit v start.
+func splitDigit(total []uint32, per [][]uint32, limit uint32, width, shift uint) (uint, uint, []uint32) {
 	for width > wideDigitMin && slices.Max(total) <= limit {
 		wider := halveCounts(slices.Clone(total))
 		if slices.Max(wider) > limit {
@@ -125,56 +204,7 @@ func (w *scalarSorter[U]) sortValuesWide(s strip, threads int) bool {
 		}
 	}
 	start[buckets] = sum
-	// The split's destination. Fresh memory costs the more here: the kernel
-	// clears it a page at a time (a 64 MiB scratch buffer was 17% of a
-	// 16M float sort on one thread), so a split that reads the input
-	// writes into the output itself, which is faulted in anyway. It is
-	// cleared first, in order, so that its pages fault in in order: the
-	// split's scattered stores faulting them in (and the file system
-	// allocating them) at random places made the sort slower (209 -> 238
-	// ms). The line buffers need the output 64-byte aligned, as an .npy
-	// file's data is.
-	tmp := out
-	if !fused || uintptr(s.vals)%64 != 0 {
-		tmp = scratch()
-	} else {
-		parallel(chunks, threads, func(lo, hi int) { clear(out[bound(lo):bound(hi)]) })
-	}
-	simd := w.t.simd
-	parallel(chunks, threads, func(lo, hi int) {
-		var lines []byte
-		if haveScatterNT && simd >= simdSSE2 {
-			lines = make([]byte, 64*buckets)
-		}
-		for t := lo; t < hi; t++ {
-			src := asUint32s(out)[bound(t):bound(t+1)]
-			var e *encoder32
-			if fused {
-				src, e = unsafe.Slice((*uint32)(s.src), n)[bound(t):bound(t+1)], &enc
-			}
-			splitKeys(asUint32s(tmp), src, per[t], shift, uint32(buckets-1), lines, e)
-		}
-	})
-	s.progress.step()
-
-	// 3. Each bucket by the bits below the digit, into the output.
-	rest := shift // the bits below the split's digit
-	items := bucketItems(start, threads)
-	out32, tmp32 := asUint32s(out), asUint32s(tmp)
-	parallel(len(items)-1, threads, func(lo, hi int) {
-		b := newBucketSorter(c, w.t, int(limit))
-		for v := items[lo]; v < items[hi]; v++ {
-			l, h := start[v], start[v+1]
-			b.sort(out32[l:h], tmp32[l:h], rest)
-		}
-	})
-	s.progress.step()
-
-	// 4. The zeros and NaNs.
-	if amb.Load() > 0 {
-		w.restoreAmbiguous(out)
-	}
-	return true
+	return width, shift, start
 }
 
 // growAligned is grow for a buffer whose first element is 64-byte aligned
