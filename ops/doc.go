@@ -76,7 +76,13 @@
 // (reduce_kernels.go, reduce_fold.go) are NumPy's inner loops (the
 // pairwise sum, the half and complex loops, the AVX-512 min/max lanes).
 // Sums run their calls' pairwise sums on all threads and add them in
-// NumPy's order on one; other folds share out the outputs. The reference
+// NumPy's order on one; other folds share out the outputs. Folds whose
+// value does not depend on the order (min, max and ptp by value;
+// count_nonzero, any and all by counts) run in any order on every thread,
+// and NumPy's order is replayed only where it could change the bits (a
+// zero or a NaN met: reduce_extreme.go, reduce_nonzero.go); the nan
+// functions and column folds run as if no NaN or infinity were there and
+// redo a result that is not finite. The reference
 // (reduce_ref_test.go) simulates NumPy's iterator call by call and is the
 // oracle the engine is tested against; reduce_numpy_test.go compares both
 // with NumPy itself.
