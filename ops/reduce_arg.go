@@ -311,16 +311,16 @@ func better(p, best argBest, d dtype.Dtype, isMax bool) bool {
 	var c int
 	switch d.Kind {
 	case 'b', 'i':
-		c = cmpInt(p.i, best.i)
+		c = cmpValues(p.i, best.i)
 	case 'u':
-		c = cmpInt(p.u, best.u)
+		c = cmpValues(p.u, best.u)
 	case 'c':
-		c = cmpFloat(p.re, best.re)
+		c = cmpValues(p.re, best.re)
 		if c == 0 {
-			c = cmpFloat(p.im, best.im)
+			c = cmpValues(p.im, best.im)
 		}
 	default:
-		c = cmpFloat(p.re, best.re)
+		c = cmpValues(p.re, best.re)
 	}
 	if isMax {
 		return c > 0
@@ -328,17 +328,8 @@ func better(p, best argBest, d dtype.Dtype, isMax bool) bool {
 	return c < 0
 }
 
-func cmpInt[T int64 | uint64](a, b T) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-func cmpFloat(a, b float64) int {
+// cmpValues is -1, 0 or 1 as a is below, neither (a NaN too) or above b.
+func cmpValues[T int64 | uint64 | float64](a, b T) int {
 	switch {
 	case a < b:
 		return -1
