@@ -139,17 +139,10 @@ func runFinder(data []byte, row int, f dtype.Dtype) func(lo, hi int, out []int) 
 // after the last start.
 func typedRuns[E comparable](x []E) func(lo, hi int, out []int) int {
 	return func(lo, hi int, out []int) int {
-		n := 0
 		if out == nil {
-			for i := lo; i < hi; i++ {
-				d := 0
-				if x[i] != x[i-1] {
-					d = 1
-				}
-				n += d
-			}
-			return n
+			return countRuns(x, lo, hi)
 		}
+		n := 0
 		for i := lo; i < hi; i++ {
 			d := 0
 			if x[i] != x[i-1] {
