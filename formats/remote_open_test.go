@@ -80,7 +80,7 @@ func TestRemoteSameAsLocal(t *testing.T) {
 	for _, ranges := range []bool{true, false} {
 		s.NoRange(!ranges)
 		for _, spec := range remoteCases(t) {
-			url := s.URL + "/" + strings.TrimPrefix(spec, "../testdata/")
+			url := s.URL + "/" + strings.TrimPrefix(filepath.ToSlash(spec), "../testdata/")
 			local := func(open func(spec string, stdin io.Reader) error) error {
 				if ranges {
 					return open(spec, nil)
@@ -162,7 +162,7 @@ func TestRemoteArchive(t *testing.T) {
 	s := serveTestdata(t)
 	for _, spec := range []string{"../testdata/archive.npz", "../testdata/torch/dtypes.safetensors", "../testdata/torch/nested.pt"} {
 		s.Reset()
-		url := s.URL + "/" + strings.TrimPrefix(spec, "../testdata/")
+		url := s.URL + "/" + strings.TrimPrefix(filepath.ToSlash(spec), "../testdata/")
 		la, okL, errL := OpenArchive(spec)
 		ra, okR, errR := OpenArchive(url)
 		if !okL || !okR || errL != nil || errR != nil || !reflect.DeepEqual(la.Names, ra.Names) || la.Kind != ra.Kind {

@@ -98,6 +98,12 @@ from-text-csv     | -       | S from-text --csv --skiprows 1 --dtype float32 in/
 compare-equal     | -       | S compare in/a.npz:a in/a.npz:a
 compare-different | -       | S compare in/f8bf.npy in/a.npz:a
 compare-archives  | -       | S compare in/a.npz in/a.npz
+reduce-sum        | -       | S reduce sum in/f4.npy --axis 1 -o out.npy
+reduce-argmax     | -       | S reduce argmax in/f8bf.npy --axis 0 -o out.npy
+reduce-std        | -       | S reduce std in/a.npz:a --keepdims -o out.npy
+convert-st        | -       | S convert in/a.npz out.safetensors && S info out.safetensors
+convert-npz       | -       | S convert in/t.safetensors out.npz && S info out.npz
+safetensors-member| -       | S transpose in/f4.npy -o out.safetensors:t && S info out.safetensors
 as-numpy          | -       | S transpose --as-numpy in/a.npz:a -o out.npy
 completion        | -       | S completion bash
 stdin-file        | -       | S transpose - -o out.npy <in/f4.npy
