@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"strider/internal/pylit"
+	"strider/internal/shape"
 )
 
 // View is an n-d array inside Data. See the package documentation for the
@@ -23,15 +24,7 @@ type View struct {
 }
 
 // CStrides returns the element strides of a C-contiguous array of shape.
-func CStrides(shape []int) []int {
-	s := make([]int, len(shape))
-	step := 1
-	for k := len(shape) - 1; k >= 0; k-- {
-		s[k] = step
-		step *= shape[k]
-	}
-	return s
-}
+func CStrides(dims []int) []int { return shape.CStrides(dims) }
 
 // FStrides returns the element strides of a Fortran-contiguous array.
 func FStrides(shape []int) []int {

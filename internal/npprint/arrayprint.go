@@ -10,6 +10,7 @@ import (
 
 	"strider/internal/dtype"
 	"strider/internal/pylit"
+	"strider/internal/shape"
 )
 
 // Options are numpy.set_printoptions' options (legacy=False).
@@ -249,19 +250,9 @@ func array2string(a Array, o Options, sep, prefix, suffix string) string {
 		kept[k] = len(idx)
 	}
 	f := formatter(a, o)
-	p := &printer{shape: a.Shape, kept: kept, strides: cStrides(kept), format: f,
+	p := &printer{shape: a.Shape, kept: kept, strides: shape.CStrides(kept), format: f,
 		sep: sep, edge: o.EdgeItems, insert: insert}
 	return p.recurse(0, 0, " "+strings.Repeat(" ", width(prefix)), o.LineWidth)
-}
-
-func cStrides(shape []int) []int {
-	s := make([]int, len(shape))
-	step := 1
-	for k := len(shape) - 1; k >= 0; k-- {
-		s[k] = step
-		step *= shape[k]
-	}
-	return s
 }
 
 // printer is _formatArray's state.
