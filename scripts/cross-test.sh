@@ -200,7 +200,16 @@ run_target() { # target
       t0=$SECONDS
       mkdir -p "$wineprefix"
       "$wineserver" -p
-      "$wine" wineboot -i >"$work/wineboot.log" 2>&1 || { cat "$work/wineboot.log"; return 1; }
+      # wineboot fails now and then on a fresh prefix ("could not load
+      # kernel32.dll, status c0000135", seen once in ten runs): a fresh
+      # prefix and a second try.
+      if ! "$wine" wineboot -i >"$work/wineboot.log" 2>&1; then
+        echo "  wineboot failed ($(tail -n 1 "$work/wineboot.log")); a fresh prefix and one more try"
+        "$wineserver" -k 2>/dev/null || true
+        rm -rf "$wineprefix" && mkdir -p "$wineprefix"
+        "$wineserver" -p
+        "$wine" wineboot -i >"$work/wineboot.log" 2>&1 || { cat "$work/wineboot.log"; return 1; }
+      fi
       "$mingw" -shared -O2 -s -Wall -o "$wineprefix/drive_c/windows/system32/bcryptprimitives.dll" \
         scripts/cross/bcryptprimitives.c scripts/cross/wine_disposition.c -ladvapi32 || return 1
       echo "  wine prefix made (wineboot) and the stub DLL built: $((SECONDS - t0))s"
