@@ -9,34 +9,43 @@
 # transpose and gather kernels are measured against. Host-device transfers
 # and the whole process's wall time are reported separately.
 #
-# Usage: scripts/gpu-bench.sh --strider BIN [--runs N] [--quick]
+# Also cast, unique-consecutive, a diagonal and reductions against torch's
+# .to(), unique_consecutive, diagonal().contiguous(), amax and argmax.
+#
+# Usage: scripts/gpu-bench.sh --strider BIN [--runs N] [--quick] [--seconds S]
+# (--seconds: cases not started by then are listed as not measured;
+# $BENCH_ONLY, a Python regular expression, picks cases by name)
 # Prints a Markdown table for the README, with the GPU, driver and date.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-/usr/bin/python3}
-bin="" runs=5 quick=0
+bin="" runs=5 quick=0 seconds=""
 while [ $# -gt 0 ]; do
   case $1 in
     --strider) bin=$2; shift 2 ;;
     --strider=*) bin=${1#*=}; shift ;;
     --runs) runs=$2; shift 2 ;;
     --quick) quick=1; shift ;;
+    --seconds) seconds=$2; shift 2 ;;
     *) echo "gpu-bench.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
 [ -n "$bin" ] && [ -x "$bin" ] || { echo "gpu-bench.sh: --strider BIN (a strider built with -tags cuda) is required" >&2; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-STRIDER="$bin" WORK="$work" RUNS="$runs" QUICK="$quick" "$PYTHON" - <<'PY'
-import datetime, os, statistics, subprocess, sys, time
+STRIDER="$bin" WORK="$work" RUNS="$runs" QUICK="$quick" SECONDS_LEFT="$seconds" PYTHONUNBUFFERED=1 "$PYTHON" - <<'PY'
+import datetime, os, re, statistics, subprocess, sys, time
 import numpy as np
 import torch
 
 strider, work = os.environ["STRIDER"], os.environ["WORK"]
 runs, quick = int(os.environ["RUNS"]), os.environ["QUICK"] == "1"
-if not torch.cuda.is_available():
+deadline = time.monotonic() + float(os.environ.get("SECONDS_LEFT") or 1e9)
+skipped = []
+rehearsal = os.environ.get("TORCH_DEVICE") == "cpu"  # the plumbing, on a host without a GPU: numbers meaningless
+if not rehearsal and not torch.cuda.is_available():
     sys.exit("gpu-bench.sh: torch has no CUDA here")
-dev = torch.device("cuda")
+dev = torch.device("cpu" if rehearsal else "cuda")
 rng = np.random.default_rng(1)
 
 def strider_times(args):
@@ -69,6 +78,13 @@ def strider_times(args):
 def torch_ms(fn):
     """Median CUDA-event time of fn() over runs, after a warm-up."""
     fn()
+    if rehearsal:
+        ts = []
+        for _ in range(max(runs, 5)):
+            t0 = time.perf_counter()
+            fn()
+            ts.append((time.perf_counter() - t0) * 1e3)
+        return statistics.median(ts)
     torch.cuda.synchronize()
     ts = []
     for _ in range(max(runs, 5)):
@@ -87,6 +103,11 @@ def save(name, a):
 
 results = []
 def case(name, args, tfn, moved, target=None):
+    if os.environ.get("BENCH_ONLY") and not re.search(os.environ["BENCH_ONLY"], name):
+        return
+    if time.monotonic() > deadline:
+        skipped.append(name)
+        return
     k, up, down, wall = strider_times(args)
     tm = torch_ms(tfn)
     results.append((name, k, tm, moved, up, down, wall, target))
@@ -156,9 +177,38 @@ tfi = torch.from_numpy(fi).to(dev)
 case("argsort i32 flat %d" % F, ["sort", fisrc, "--argsort"],
      lambda: torch.sort(tfi, stable=True), 0, "sort")
 
-name = torch.cuda.get_device_name(0)
-drv = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
-                     capture_output=True, text=True).stdout.strip() or "unknown"
+C = 1 << 26
+c = rng.standard_normal(C, dtype=np.float32) * 1000
+csrc = save("c.npy", c)
+tc = torch.from_numpy(c).to(dev)
+case("cast f32->f16 %d" % C, ["cast", csrc, "--dtype", "float16"], lambda: tc.to(torch.float16), 6 * C, "torch")
+case("cast f32->i32 %d" % C, ["cast", csrc, "--dtype", "int32"], lambda: tc.to(torch.int32), 8 * C, "torch")
+case("cast f32->f64 %d" % C, ["cast", csrc, "--dtype", "float64"], lambda: tc.to(torch.float64), 12 * C, "torch")
+u = np.repeat(rng.integers(0, 4, C // 8, dtype=np.int32), 8)
+usrc = save("u.npy", u)
+tu = torch.from_numpy(u).to(dev)
+case("unique-consecutive i32 %d (runs of 8, 3 of 4 kept)" % C, ["unique-consecutive", usrc],
+     lambda: torch.unique_consecutive(tu), 4 * C, "torch")
+case("unique-consecutive i32 %d --inverse --counts" % C,
+     ["unique-consecutive", usrc, "--inverse", os.path.join(work, "inv.npy"), "--counts", os.path.join(work, "cnt.npy")],
+     lambda: torch.unique_consecutive(tu, return_inverse=True, return_counts=True), 4 * C, "torch")
+d = rng.random((2, 2, C // 4), dtype=np.float32)
+dsrc = save("d.npy", d)
+td = torch.from_numpy(d).to(dev)
+case("diagonal f32 (2, 2, %d) axes 0,1" % (C // 4), ["diagonal", dsrc], lambda: td.diagonal(0, 0, 1).contiguous(),
+     d.nbytes, "bw")
+case("reduce max f32 %d" % C, ["reduce", "max", csrc], lambda: torch.amax(tc), 4 * C, "bw")
+case("reduce argmax f32 %d" % C, ["reduce", "argmax", csrc], lambda: torch.argmax(tc), 4 * C, "bw")
+case("reduce max f32 %dx%d axis 1" % (N, N), ["reduce", "max", src, "--axis", "1"], lambda: torch.amax(t, 1), 4 * N * N, "bw")
+case("reduce max f32 %dx%d axis 0" % (N, N), ["reduce", "max", src, "--axis", "0"], lambda: torch.amax(t, 0), 4 * N * N, "bw")
+case("reduce count-nonzero f32 %d" % C, ["reduce", "count-nonzero", csrc], lambda: torch.count_nonzero(tc), 4 * C, "bw")
+
+name = "rehearsal: no GPU" if rehearsal else torch.cuda.get_device_name(0)
+try:
+    drv = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
+                         capture_output=True, text=True).stdout.strip() or "unknown"
+except OSError:
+    drv = "unknown (no nvidia-smi)"
 print("GPU: %s, driver %s, torch %s (CUDA %s), %s; medians of %d runs; kernel times from CUDA events."
       % (name, drv, torch.__version__, torch.version.cuda, datetime.date.today().isoformat(), runs))
 print("Device-to-device copy (torch copy_, read + write): %.0f GB/s." % copy_bw)
@@ -174,8 +224,10 @@ for name, k, tm, moved, up, down, wall, target in results:
         up, down, wall))
     if target == "bw" and pct < 70:
         missed.append("%s: %.0f%% of copy bandwidth (target 70%%)" % (name, pct))
-    if target == "sort" and k > 1.5 * tm:
+    if target in ("sort", "torch") and k > 1.5 * tm:
         missed.append("%s: %.2fx torch's time (target 1.5x)" % (name, k / tm))
 print()
 print("Targets missed: " + ("; ".join(missed) if missed else "none"))
+if skipped:
+    print("Not measured (time ran out): " + "; ".join(skipped))
 PY
