@@ -2,12 +2,13 @@
 for byte, reductions against NumPy's bits, and PyTorch CUDA's results.
 
 Run by scripts/gpu-parity.sh (see there). Every check is a task; a section's
-tasks run shuffled on a pool of JOBS threads (a GPU process costs a CUDA
+tasks run on a pool of JOBS threads (a GPU process costs a CUDA
 context, so they run side by side) until the section's share of the time
-left (SECONDS_LEFT) is spent; what did not run is counted as not run, never
+left (SECONDS_LEFT) is spent, every (command, dtype) pair once before any
+twice (stratified); what did not run is counted as not run, never
 as passed.
 """
-import concurrent.futures, itertools, os, random, subprocess, sys, threading, time
+import concurrent.futures, itertools, os, random, re, subprocess, sys, threading, time
 import numpy as np
 import torch
 
@@ -37,12 +38,29 @@ def count(ok, message=""):
             print(message, flush=True)
 
 
+def stratified(todo):
+    """todo reordered so that every (command or reduce op, dtype) comes up once before any comes up twice,
+    the order within and across them shuffled: a run cut short has still seen every pair."""
+    r = random.Random(len(todo))
+    groups = {}
+    for fn in todo:
+        label = getattr(fn, "label", "")
+        m = re.search(r"[<>|=][a-z]\d+", label)
+        words = label.split(" ")
+        command = " ".join(words[:2]) if words[0] == "reduce" else words[0]  # reduce: the op too
+        groups.setdefault((command, m.group(0) if m else ""), []).append(fn)
+    rows = list(groups.values())
+    for g in rows:
+        r.shuffle(g)
+    r.shuffle(rows)
+    return [g[i] for i in range(max(map(len, rows), default=0)) for g in rows if i < len(g)]
+
+
 def drain(section, share):
     """Runs the queued tasks, shuffled, until share of the time left is spent."""
     global notrun
-    todo = tasks[:]
+    todo = stratified(tasks[:])
     del tasks[:]
-    random.Random(len(todo)).shuffle(todo)
     start = time.monotonic()
     until = start + share * max(0.0, deadline - start)
 
