@@ -5,7 +5,8 @@ Run by scripts/gpu-parity.sh (see there). Every check is a task; a section's
 tasks run on a pool of JOBS threads (a GPU process costs a CUDA
 context, so they run side by side) until the section's share of the time
 left (SECONDS_LEFT) is spent, every (command, dtype) pair once before any
-twice (stratified); what did not run is counted as not run, never
+twice (stratified; PARITY_SEED picks another order, PARITY_ONLY, a regular
+expression, the checks whose labels it matches); what did not run is counted as not run, never
 as passed.
 """
 import concurrent.futures, itertools, os, random, re, subprocess, sys, threading, time
@@ -41,7 +42,7 @@ def count(ok, message=""):
 def stratified(todo):
     """todo reordered so that every (command or reduce op, dtype) comes up once before any comes up twice,
     the order within and across them shuffled: a run cut short has still seen every pair."""
-    r = random.Random(len(todo))
+    r = random.Random(len(todo) + int(os.environ.get("PARITY_SEED") or 0))
     groups = {}
     for fn in todo:
         label = getattr(fn, "label", "")
@@ -53,6 +54,7 @@ def stratified(todo):
     for g in rows:
         r.shuffle(g)
     r.shuffle(rows)
+    print("-- %d checks in %d (command, dtype) pairs" % (len(todo), len(rows)), flush=True)
     return [g[i] for i in range(max(map(len, rows), default=0)) for g in rows if i < len(g)]
 
 
@@ -81,6 +83,8 @@ def drain(section, share):
 
 
 def task(label, fn):
+    if os.environ.get("PARITY_ONLY") and not re.search(os.environ["PARITY_ONLY"], label):
+        return
     fn.label = label
     tasks.append(fn)
 
