@@ -40,8 +40,15 @@ func quietNaN[T float](x T) T {
 	return T(math.Float64frombits(math.Float64bits(float64(x)) | 0x0008000000000000))
 }
 
-// finite reports whether x is neither infinite nor NaN.
-func finite[T float](x T) bool { return x-x == 0 }
+// finite reports whether x is neither infinite nor NaN. Not x-x == 0:
+// where x is a product, a build for arm64 (and other targets with a fused
+// multiply-subtract) may compute a*b - a*b as one instruction, which gives
+// the product's rounding error, not 0, and so calls a finite product
+// infinite.
+func finite[T float](x T) bool {
+	inf := T(math.Inf(1))
+	return -inf < x && x < inf
+}
 
 // addX and mulX are a + b and a * b with NaNs settled by nanPick and the
 // floating-point exceptions NumPy reports recorded in f: overflow when

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -622,7 +623,11 @@ func TestReduceMatchesNumPy(t *testing.T) {
 		t.Errorf("%d of %d cases differ from NumPy", failed, len(cases))
 	}
 	t.Logf("%d cases; %d equal but for the bits of NaNs that met (docs/behaviour.md)", len(cases), nanBits)
-	if nanBits > len(cases)/50 {
+	// The NumPy answering is the host's, on amd64. A NaN that an invalid
+	// operation makes (inf - inf, 0 * inf) is the machine's default NaN:
+	// negative on x86, positive on arm64, where NumPy's own is positive
+	// too. So only on amd64 must NaN bits differ just where NaNs meet.
+	if runtime.GOARCH == "amd64" && nanBits > len(cases)/50 {
 		t.Errorf("%d cases differ in NaN bits: more than the few where NaNs meet", nanBits)
 	}
 }

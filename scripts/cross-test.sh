@@ -84,14 +84,6 @@ skip_arm64=(
   # has them (the other cases of the command parse flags alike everywhere).
   'TestBadFlags/slice|a 128 GiB input qemu-user does not map, so another refusal comes first'
   'TestBadFlags/sort|as TestBadFlags/slice'
-  # A known gap (docs/platforms.md): under qemu-aarch64, 416 of the 18305
-  # NumPy cases of the reductions differ, mostly in warnings (an overflow
-  # reported where NumPy on the amd64 host reports none) and in the last
-  # bits of prod, var and std; the pure-Go kernels pass natively
-  # (STRIDER_SIMD=none), so arm64's code generation (Go fuses x*y+z into
-  # one FMA there, as the spec allows) or qemu's floating point is the
-  # suspect, to be settled on a real arm64 machine against NumPy built there.
-  'TestReduceMatchesNumPy|known gap on arm64: 416 of 18305 NumPy cases differ under qemu (docs/platforms.md)'
 )
 skip_windows=(
   # Unix expectations in the test, not strider faults on Windows; each
