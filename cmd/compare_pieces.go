@@ -6,6 +6,7 @@ import (
 
 	"strider/formats/npy"
 	"strider/formats/remote"
+	"strider/internal/sysmem"
 	"strider/ops"
 )
 
@@ -129,11 +130,27 @@ func (j compareJob) closeInPieces(a input, va ops.View, d input, vd ops.View, op
 		done chan error
 	}
 	slots := make([]slot, min(comparePieceAhead+1, pieces))
+	// The buffers are one anonymous mapping in huge pages where the
+	// system has them: a few faults, not one a 4 KiB page.
+	size := 0
+	for _, s := range sides {
+		if s.lazy {
+			size += len(slots) * min(per, n) * s.v.Elem
+		}
+	}
+	mem, err := sysmem.MapAnon(int64(size))
+	if err == nil {
+		sysmem.AdviseHuge(mem)
+		defer sysmem.Unmap(mem) // after the fetches are waited for (below)
+	} else {
+		mem = make([]byte, size)
+	}
 	for k := range slots {
 		slots[k].done = make(chan error, 1)
 		for i, s := range sides {
 			if s.lazy {
-				slots[k].bufs[i] = make([]byte, min(per, n)*s.v.Elem)
+				b := min(per, n) * s.v.Elem
+				slots[k].bufs[i], mem = mem[:b:b], mem[b:]
 			}
 		}
 	}
