@@ -25,7 +25,7 @@ import (
 // remote.Options.Parallel's 8 requests in flight. On the loopback server
 // of scripts/bench.sh --remote (docs/remote.md), pieces of 1 to 2 MiB with
 // 2 to 4 ahead were fastest, within the noise of a shared machine; 8 MiB
-// (remote.Options.Chunk) took a quarter longer: the buffers that are
+// (remote.Options.Chunk) took about a sixth longer: the buffers that are
 // reused then fall out of the caches before they are compared.
 const (
 	pieceBytes        = 2 << 20
