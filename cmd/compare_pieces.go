@@ -20,16 +20,16 @@ import (
 // one-pass report, byte for byte: ClosePieces folds and merges the pieces
 // as AllClose folds and merges its chunks.
 
-// The pieces: pieceBytes of the wider array a piece, comparePieceAhead
-// pieces in flight while one is compared, so that two remote arrays keep
-// remote.Options.Parallel's 8 requests in flight. On the loopback server
+// The pieces: pieceBytes of the wider array a piece, and compareInFlight
+// requests in flight while a piece is compared (remote.Options.Parallel's
+// 8): 4 pieces ahead for two remote arrays, 8 for one. On the loopback server
 // of scripts/bench.sh --remote (docs/remote.md), pieces of 1 to 2 MiB with
 // 2 to 4 ahead were fastest, within the noise of a shared machine; 8 MiB
 // (remote.Options.Chunk) took about a sixth longer: the buffers that are
 // reused then fall out of the caches before they are compared.
 const (
-	pieceBytes        = 2 << 20
-	comparePieceAhead = 4
+	pieceBytes      = 2 << 20
+	compareInFlight = 8
 )
 
 // access is how compare opens spec: a remote array lazily, for
@@ -97,7 +97,7 @@ func (s pieceSide) piece(lo, hi int, buf []byte) ops.View {
 	if s.lazy {
 		return ops.View{Elem: elem, Data: buf[:n*elem], Shape: []int{n}, Strides: []int{1}}
 	}
-	if ops.Count(s.v.Shape) > 0 && len(s.in.Shape) == 0 {
+	if len(s.in.Shape) == 0 {
 		// A 0-d array broadcast: its one element, n times.
 		return ops.View{Elem: elem, Data: s.v.Data, Offset: s.v.Offset, Shape: []int{n}, Strides: []int{0}}
 	}
@@ -115,8 +115,8 @@ func (s pieceSide) fetchPiece(lo, hi int, buf []byte) error {
 
 // closeInPieces is ops.AllClose of the views va and vd of a and d, which
 // fetchForCompare found to be read in pieces: the pieces of the lazy
-// inputs are fetched comparePieceAhead at a time into buffers that are
-// reused, and compared in order as they arrive.
+// inputs are fetched several at a time (compareInFlight requests) into
+// buffers that are reused, and compared in order as they arrive.
 func (j compareJob) closeInPieces(a input, va ops.View, d input, vd ops.View, opt ops.Options) (ops.Comparison, error) {
 	sides := [2]pieceSide{
 		{v: va, in: a, spec: j.actual, lazy: a.Lazy() && len(a.Shape) > 0},
@@ -129,7 +129,13 @@ func (j compareJob) closeInPieces(a input, va ops.View, d input, vd ops.View, op
 		bufs [2][]byte
 		done chan error
 	}
-	slots := make([]slot, min(comparePieceAhead+1, pieces))
+	lazy := 0
+	for _, s := range sides {
+		if s.lazy {
+			lazy++
+		}
+	}
+	slots := make([]slot, min(compareInFlight/max(lazy, 1)+1, pieces))
 	// The buffers are one anonymous mapping in huge pages where the
 	// system has them: a few faults, not one a 4 KiB page.
 	size := 0
