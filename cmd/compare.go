@@ -11,7 +11,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"strider/formats/npy"
 	"strider/internal/dtype"
 	"strider/ops"
 	"strider/text"
@@ -81,6 +80,9 @@ type compareJob struct {
 	exact, json     bool
 	member          string // --member's GLOB, when memberSet
 	memberSet       bool
+	// inPieces: a remote input is fetched as it is compared
+	// (closeInPieces), which run decides once both are open.
+	inPieces bool
 }
 
 func parseCompare(c *cli.Context) (job, error) {
@@ -198,16 +200,19 @@ func (j compareJob) run(e *env) error {
 	if done, err := j.compareArchives(e); done {
 		return err
 	}
-	a, err := e.openInput(j.actual, npy.AccessAll)
+	a, err := e.openInput(j.actual, j.access(j.actual))
 	if err != nil {
 		return err
 	}
 	defer a.Close()
-	d, err := e.openInput(j.desired, npy.AccessAll)
+	d, err := e.openInput(j.desired, j.access(j.desired))
 	if err != nil {
 		return err
 	}
 	defer d.Close()
+	if j.inPieces, err = j.fetchForCompare(a, d); err != nil {
+		return err
+	}
 	var r *compareReport
 	err = e.withProgress(int64(len(a.Data)+len(d.Data)), func(opt ops.Options) (err error) {
 		r, err = j.compare(a, d, opt)
@@ -237,7 +242,7 @@ func (j compareJob) compare(a, d input, opt ops.Options) (*compareReport, error)
 	if j.exact {
 		return r, compareExact(r, a, d, j.tol, opt)
 	}
-	return r, compareClose(r, a, d, j.tol, opt)
+	return r, j.compareClose(r, a, d, opt)
 }
 
 func nonNil(s []int) []int {
@@ -257,7 +262,8 @@ func dtypeString(d dtype.Dtype) string {
 }
 
 // compareClose fills r with assert_allclose's verdict.
-func compareClose(r *compareReport, a, d input, tol ops.Tolerance, opt ops.Options) error {
+func (j compareJob) compareClose(r *compareReport, a, d input, opt ops.Options) error {
+	tol := j.tol
 	if !broadcastable(a.Shape, d.Shape) {
 		r.Reason = "shape mismatch"
 		r.lines = append(r.lines, fmt.Sprintf("(shapes %s, %s mismatch)", ops.ShapeString(a.Shape), ops.ShapeString(d.Shape)))
@@ -268,9 +274,19 @@ func compareClose(r *compareReport, a, d input, tol ops.Tolerance, opt ops.Optio
 		return err
 	}
 	fa, fd := a.Dtype, d.Dtype
-	res, err := ops.AllClose(va, fa, vd, fd, tol, opt)
+	var res ops.Comparison
+	if j.inPieces {
+		res, err = j.closeInPieces(a, va, d, vd, opt)
+	} else {
+		res, err = ops.AllClose(va, fa, vd, fd, tol, opt)
+	}
 	if err != nil {
 		return err
+	}
+	if j.inPieces && res.Mismatched > 0 {
+		if err := j.fetchReported(a, va, d, vd, res); err != nil {
+			return err
+		}
 	}
 	r.Equal = res.Mismatched == 0
 	r.Mismatched, r.Total = &res.Mismatched, &res.Total

@@ -13,8 +13,10 @@ import (
 // Remote inputs (http://, https://, hf://; formats/remote fetches them)
 // go through the same commands as files. What a command reads of one:
 // show, slice, diagonal and gather open it with npy.AccessFetch and fetch
-// the spans their view touches (fetch, below); every other command gets
-// the array's data whole at Open. Outputs are local files only.
+// the spans their view touches (fetch, below); compare opens it so too and
+// fetches it a piece at a time as it compares (compare_pieces.go); every
+// other command gets the array's data whole at Open. Outputs are local
+// files only.
 
 // fetchGap is the most bytes between two spans that one request fetches
 // with the bytes between them (remote.Options.Gap coalesces again).

@@ -285,6 +285,10 @@ func (s remoteSource) Fetch(spans []npy.Span) error {
 	return s.f.Fetch(l)
 }
 
+func (s remoteSource) FetchInto(dst []byte, off int64) error {
+	return s.f.FetchInto(dst, s.base+off)
+}
+
 func (s remoteSource) Close() error { return s.f.Close() }
 
 // inspectRemote is Inspect for a remote spec: the header alone, or, from

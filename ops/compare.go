@@ -136,14 +136,64 @@ func BroadcastTo(v View, shape []int) (View, error) {
 // arrays are folded a batch at a time by foldFinite, which does without a
 // branch per pair while the batch holds no infinity or NaN; the pair by
 // pair fold (floatPair) is its reference and takes the other batches.
+//
+// AllClose is ClosePieces with one piece: the whole arrays.
 func AllClose(actual View, fa dtype.Dtype, desired View, fd dtype.Dtype, tol Tolerance, opt Options) (Comparison, error) {
 	if err := checkComparable(actual, fa, desired, fd); err != nil {
 		return Comparison{}, err
 	}
-	n := actual.Count()
-	if n == 0 {
-		return Comparison{Total: n, Worst: -1}, nil
+	p := NewClosePieces(actual.Count(), fa, fd, tol)
+	if err := p.Add(0, actual, desired, opt); err != nil {
+		return Comparison{}, err
 	}
+	return p.Result(), nil
+}
+
+// PieceAlign is what the first C-order position of a piece that
+// ClosePieces.Add folds must be a multiple of: AllClose's chunk, whose
+// statistics are kept apart until Result merges them.
+const PieceAlign = compareChunkLen
+
+// compareChunkLen is how many elements AllClose folds into one
+// compareChunk, the unit of its threads' work and of its merge.
+const compareChunkLen = 1 << 14
+
+// ClosePieces is AllClose over two arrays of n elements that arrive piece
+// by piece (a remote input, compared as its ranges come in): Add folds
+// the elements at some C-order positions, Result merges every piece's
+// statistics. The pieces are folded in AllClose's chunks, by its code, and
+// merged in chunk order as AllClose merges them, so the Comparison is
+// AllClose's on the whole arrays, whatever the pieces and their order.
+type ClosePieces struct {
+	n       int
+	fa, fd  dtype.Dtype
+	tol     Tolerance
+	results []compareChunk // by chunk of C-order positions
+}
+
+// NewClosePieces starts the comparison of two arrays of n elements, of
+// dtypes fa and fd.
+func NewClosePieces(n int, fa, fd dtype.Dtype, tol Tolerance) *ClosePieces {
+	return &ClosePieces{n: n, fa: fa, fd: fd, tol: tol, results: make([]compareChunk, ceilDiv(n, compareChunkLen))}
+}
+
+// Add folds the elements at C-order positions [lo, lo+k) of both arrays,
+// given as views of those k elements in C order (views of the same shape,
+// of any shape). lo must be a multiple of PieceAlign, and lo+k one too or
+// the end of the arrays. Each position must be added once, the pieces in
+// any order, one Add at a time.
+func (p *ClosePieces) Add(lo int, actual, desired View, opt Options) error {
+	if err := checkComparable(actual, p.fa, desired, p.fd); err != nil {
+		return err
+	}
+	k := actual.Count()
+	if k == 0 {
+		return nil
+	}
+	if hi := lo + k; lo < 0 || lo%compareChunkLen != 0 || hi > p.n || hi%compareChunkLen != 0 && hi != p.n {
+		return fmt.Errorf("positions %d..%d are not a piece of %d elements in chunks of %d", lo, hi, p.n, compareChunkLen)
+	}
+	fa, fd, tol := p.fa, p.fd, p.tol
 	kind := compareKindOf(fa, fd)
 	shape, stA, stD := mergeAxes(actual.Shape, byteStrides(actual), byteStrides(desired))
 	calc := NewOffsetCalculator(shape, stA, stD)
@@ -154,13 +204,12 @@ func AllClose(actual View, fa dtype.Dtype, desired View, fd dtype.Dtype, tol Tol
 		inner, stepA, stepD = shape[nd-1], stA[nd-1], stD[nd-1]
 	}
 	threads := opt.threads()
-	if n*(fa.Size+fd.Size) < parallelMin {
+	if k*(fa.Size+fd.Size) < parallelMin {
 		threads = 1
 	}
-	const chunk = 1 << 14
-	chunks := ceilDiv(n, chunk)
-	results := make([]compareChunk, chunks)
-	parallel(chunks, threads, func(lo, hi int) {
+	const chunk = compareChunkLen
+	results := p.results[lo/chunk:]
+	parallel(ceilDiv(k, chunk), threads, func(clo, chi int) {
 		// Each run along the innermost axis is decoded into buffers of
 		// the comparison's type first, so the format is looked at once
 		// per run, not per element.
@@ -174,18 +223,19 @@ func AllClose(actual View, fa dtype.Dtype, desired View, fd dtype.Dtype, tol Tol
 		// mismatches its later chunks need keep none: what memory the list
 		// takes is bounded by Show per piece.
 		kept := 0
-		for c := lo; c < hi; c++ {
-			last := min(n, (c+1)*chunk)
+		for c := clo; c < chi; c++ {
+			last := min(k, (c+1)*chunk)
 			st := compareChunk{worst: -1, show: tol.Show - kept}
+			// i counts the piece's elements; lo+i is the position.
 			for i := c * chunk; i < last; {
 				oa, od := calc.Index(i, idx)
 				m := min(inner-i%inner, last-i, compareBatch)
-				if fast != nil && fast(&st, unsafe.Pointer(&actual.Data[baseA+oa]), stepA, unsafe.Pointer(&desired.Data[baseD+od]), stepD, m, tol, i) {
+				if fast != nil && fast(&st, unsafe.Pointer(&actual.Data[baseA+oa]), stepA, unsafe.Pointer(&desired.Data[baseD+od]), stepD, m, tol, lo+i) {
 					i += m
 					continue
 				}
 				b.load(actual.Data, baseA+oa, stepA, desired.Data, baseD+od, stepD, m)
-				b.compare(&st, tol, i, m)
+				b.compare(&st, tol, lo+i, m)
 				i += m
 			}
 			results[c] = st
@@ -195,7 +245,13 @@ func AllClose(actual View, fa dtype.Dtype, desired View, fd dtype.Dtype, tol Tol
 			}
 		}
 	})
-	return mergeChunks(n, results, tol.Show), nil
+	return nil
+}
+
+// Result is the Comparison of the pieces added: AllClose's on the whole
+// arrays once every position is added.
+func (p *ClosePieces) Result() Comparison {
+	return mergeChunks(p.n, p.results, p.tol.Show)
 }
 
 // checkComparable checks that both views are valid for their dtypes and

@@ -727,3 +727,99 @@ func TestCompareBatchKernel(t *testing.T) {
 		})
 	}
 }
+
+// TestClosePieces checks that ClosePieces, fed the arrays in pieces cut at
+// random multiples of PieceAlign and added in random order (each piece a
+// copy, as a remote input's range is), gives AllClose's Comparison on the
+// whole arrays: the same counts, maxima, worst element and first
+// mismatches, over every pair of formats, NaNs and infinities, a 0-d side
+// broadcast, and arrays whose only mismatch is in the last piece.
+func TestClosePieces(t *testing.T) {
+	r := rand.New(rand.NewSource(7))
+	f4 := dtype.Dtype{Kind: 'f', Size: 4}
+	for c := 0; c < 300; c++ {
+		fa, fd := allFormats[r.Intn(len(allFormats))], allFormats[r.Intn(len(allFormats))]
+		if c%3 == 0 {
+			fa, fd = f4, f4 // the vector kernels
+		}
+		n := r.Intn(6*PieceAlign) + 1
+		shape := []int{n}
+		if n%7 == 0 {
+			shape = []int{7, n / 7}
+		}
+		da := randomBytes(r, fa, n)
+		dd := randomBytes(r, fd, n)
+		lastOnly := c%4 == 1
+		if lastOnly {
+			// Equal arrays but one element of the last piece: the worst
+			// element and the count come from the last piece alone.
+			for fa.Kind == 'b' {
+				fa = allFormats[r.Intn(len(allFormats))]
+			}
+			num := func(x int64) any {
+				switch fa.Kind {
+				case 'f':
+					return float64(x)
+				case 'c':
+					return complex(float64(x), 0)
+				}
+				return x
+			}
+			fd = fa
+			da, dd = make([]byte, n*fa.Size), make([]byte, n*fa.Size)
+			for i := 0; i < n; i++ {
+				copy(dd[i*fa.Size:], encode(fa, []any{num(int64(i % 100))}))
+			}
+			copy(da, dd)
+			copy(da[(n-1)*fa.Size:], encode(fa, []any{num(127)}))
+		}
+		a := Contiguous(fa.Size, shape, da)
+		d := Contiguous(fd.Size, shape, dd)
+		scalar := !lastOnly && r.Intn(5) == 0
+		if scalar {
+			d = View{Elem: fd.Size, Shape: shape, Strides: make([]int, len(shape)), Offset: r.Intn(n), Data: dd}
+		}
+		// Cuts at random multiples of PieceAlign.
+		cuts := []int{0, n}
+		for k := r.Intn(5); k > 0; k-- {
+			if p := PieceAlign * r.Intn(n/PieceAlign+1); p > 0 && p < n {
+				cuts = append(cuts, p)
+			}
+		}
+		slices.Sort(cuts)
+		cuts = slices.Compact(cuts)
+		order := r.Perm(len(cuts) - 1)
+		tol := Tolerance{RTol: []float64{1e-7, 0, 0.1}[r.Intn(3)], ATol: []float64{0, 1e-8, 1}[r.Intn(3)], EqualNaN: r.Intn(2) == 0, Show: r.Intn(3) * r.Intn(12)}
+		threads := 1 + r.Intn(3)
+		name := fmt.Sprintf("%d/%c%d-%c%d/n=%d/cuts=%v/scalar=%v/last=%v", c, fa.Kind, fa.Size, fd.Kind, fd.Size, n, cuts, scalar, lastOnly)
+		t.Run(name, func(t *testing.T) {
+			want, err := AllClose(a, fa, d, fd, tol, Options{Threads: threads})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := NewClosePieces(n, fa, fd, tol)
+			for _, k := range order {
+				lo, hi := cuts[k], cuts[k+1]
+				pa := Contiguous(fa.Size, []int{hi - lo}, slices.Clone(da[lo*fa.Size:hi*fa.Size]))
+				pd := Contiguous(fd.Size, []int{hi - lo}, slices.Clone(dd[lo*fd.Size:hi*fd.Size]))
+				if scalar {
+					pd = View{Elem: fd.Size, Shape: []int{hi - lo}, Strides: []int{0}, Data: slices.Clone(dd[d.Offset*fd.Size : (d.Offset+1)*fd.Size])}
+				}
+				if err := p.Add(lo, pa, pd, Options{Threads: threads}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if g, w := fmt.Sprintf("%+v", p.Result()), fmt.Sprintf("%+v", want); g != w {
+				t.Fatalf("in pieces:\n%s\nwhole:\n%s", g, w)
+			}
+			if lastOnly && (want.Mismatched != 1 || want.Worst != n-1) {
+				t.Fatalf("mismatched %d, worst %d: want 1 at %d", want.Mismatched, want.Worst, n-1)
+			}
+		})
+	}
+	p := NewClosePieces(3*PieceAlign, f4, f4, Tolerance{})
+	one := Contiguous(4, []int{PieceAlign}, make([]byte, 4*PieceAlign))
+	if err := p.Add(1, one, one, Options{}); err == nil {
+		t.Fatal("a piece off the chunks was added")
+	}
+}

@@ -4,7 +4,7 @@
 # Usage: scripts/bench.sh [--runs N] [--quick] [--cases transpose]
 #        scripts/bench.sh --scale [--runs N] [--max-mib M] [--ops transpose,sort]
 #          (cost against size, 4 KiB to 1 GiB: docs/scale-*.png; see bench_scale.py)
-#        scripts/bench.sh --remote [-mib 256] [-runs 7]
+#        scripts/bench.sh --remote [-mib 256] [-runs 7] [-baseline OLD_STRIDER]
 #          (remote inputs from a loopback server: compare against the plain
 #          download, what info and show fetch; docs/remote.md; scripts/benchremote)
 #        scripts/bench.sh --reduce [--runs N] [--ops sum,argmax] [--cases all,axis0,axis-1]

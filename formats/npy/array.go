@@ -56,10 +56,12 @@ func (a *Array) OwnMapping(m []byte) { a.mapping = m }
 
 // Source is what the Data of an array lies on when the array's reader
 // filled it from elsewhere (a remote file, formats/remote): Close releases
-// it, and Fetch fills the given spans of the Data of an array opened with
-// AccessFetch.
+// it, Fetch fills the given spans of the Data of an array opened with
+// AccessFetch, and FetchInto reads bytes of that Data at an offset into a
+// buffer of the caller's instead.
 type Source interface {
 	Fetch(spans []Span) error
+	FetchInto(dst []byte, off int64) error
 	Close() error
 }
 
@@ -84,6 +86,21 @@ func (a *Array) Fetch(spans []Span) error {
 		return nil
 	}
 	return a.source.Fetch(spans)
+}
+
+// FetchInto reads bytes [off, off+len(dst)) of a's Data into dst. For a
+// lazy array they come from its source and are not kept in Data: for a
+// reader that reads each byte once, a piece at a time, into buffers it
+// reuses (compare of a remote input). Otherwise they are copied from Data.
+func (a *Array) FetchInto(dst []byte, off int64) error {
+	if off < 0 || off+int64(len(dst)) > int64(len(a.Data)) {
+		return fmt.Errorf("bytes %d..%d are not in the array's %d", off, off+int64(len(dst)), len(a.Data))
+	}
+	if !a.lazy {
+		copy(dst, a.Data[off:])
+		return nil
+	}
+	return a.source.FetchInto(dst, off)
 }
 
 // Mapped reports whether a's Data lies on a mapping that a owns.

@@ -18,6 +18,9 @@
 //   - Fetch, for an array's data: spans closer than Options.Gap become one
 //     request, a range longer than Options.Chunk several, and
 //     Options.Parallel requests are in flight at once.
+//   - FetchInto, for a reader that reads an array's data once, a piece
+//     at a time (compare): the range goes into the reader's buffer, not
+//     the file's memory.
 //
 // A server that answers the first request with 200 and the whole file
 // ignores Range: the file is then read once, as a stream (Stream).

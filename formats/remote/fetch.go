@@ -105,7 +105,7 @@ func (f *File) fetchRanges(todo []span, done *atomic.Int64) error {
 					return
 				}
 				s := todo[i]
-				if err := f.fetchRange(s, done); err != nil {
+				if err := f.fetchRange(f.m[s.lo:s.hi], s, done); err != nil {
 					once.Do(func() { first = err })
 					failed.Store(true)
 					return
@@ -125,9 +125,37 @@ const hugeFetch = 4 << 20
 // progressMin is the least a fetch must move to show the progress line.
 const progressMin = 1 << 20
 
-// fetchRange fills s of the file's memory with one request (retried and,
-// after a dropped connection, resumed where the bytes stopped).
-func (f *File) fetchRange(s span, done *atomic.Int64) error {
+// FetchInto reads bytes [off, off+len(dst)) of the file into dst without
+// keeping them in the file's memory: for a reader that reads each byte
+// once, a piece at a time, into buffers it reuses (compare, which compares
+// remote arrays as their ranges arrive). Bytes already fetched are copied;
+// otherwise each Options.Chunk of them is one request, in turn. It shows
+// no progress line: the reader shows its own. Calls may run concurrently.
+func (f *File) FetchInto(dst []byte, off int64) error {
+	if !f.ranged {
+		return errors.New("the server does not read ranges: the file is a stream")
+	}
+	s := span{off, off + int64(len(dst))}
+	if off < 0 || s.hi > f.size {
+		return fmt.Errorf("bytes %d-%d are not in the file of %d bytes", s.lo, s.hi-1, f.size)
+	}
+	if len(f.missing(s)) == 0 {
+		copy(dst, f.m[s.lo:s.hi])
+		return nil
+	}
+	chunk := max(f.c.opt.Chunk, 1)
+	for lo := s.lo; lo < s.hi; lo += chunk {
+		hi := min(lo+chunk, s.hi)
+		if err := f.fetchRange(dst[lo-off:hi-off], span{lo, hi}, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fetchRange fills dst, bytes s of the file, with one request (retried
+// and, after a dropped connection, resumed where the bytes stopped).
+func (f *File) fetchRange(dst []byte, s span, done *atomic.Int64) error {
 	at := s.lo
 	retriedOrigin := false
 	return f.c.retry(func() error {
@@ -175,7 +203,7 @@ func (f *File) fetchRange(s span, done *atomic.Int64) error {
 			f.target = u
 			f.mu.Unlock()
 		}
-		n, err := io.ReadFull(progressReader{r.Body, done}, f.m[at:s.hi])
+		n, err := io.ReadFull(progressReader{r.Body, done}, dst[at-s.lo:])
 		at += int64(n)
 		if err != nil {
 			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {

@@ -369,3 +369,63 @@ func TestTimeout(t *testing.T) {
 		}
 	}
 }
+
+// TestFetchInto: bytes read into the caller's buffer come one request per
+// chunk and stay out of the file's memory; bytes already there are copied
+// without a request; a range cut short resumes where it stopped; a span
+// outside the file is refused.
+func TestFetchInto(t *testing.T) {
+	body := randomBody(1 << 20)
+	s := serve(t, body)
+	opt := testOptions()
+	opt.Chunk = 256 << 10
+	f, err := Open(s.URL+"/f", opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	s.Reset()
+	dst := make([]byte, 600000)
+	if err := f.FetchInto(dst, 100000); err != nil || !bytes.Equal(dst, body[100000:700000]) {
+		t.Fatalf("FetchInto: %v, or the wrong bytes", err)
+	}
+	// (The server counts the bytes it sent after the client has them.)
+	if reqs, _ := s.Counts(); len(reqs) != 3 || reqs[0].Range != "bytes=100000-362143" || reqs[2].Range != "bytes=624288-699999" {
+		t.Errorf("FetchInto of 600000 bytes in chunks of 256 KiB: %v; want 3 requests", reqs)
+	}
+	if len(f.missing(span{100000, 700000})) != 1 {
+		t.Error("FetchInto kept the bytes in the file's memory")
+	}
+	s.Reset()
+	small := make([]byte, 100)
+	if err := f.FetchInto(small, 200); err != nil || !bytes.Equal(small, body[200:300]) {
+		t.Fatalf("FetchInto of the first KiB: %v, or the wrong bytes", err)
+	}
+	if reqs, _ := s.Counts(); len(reqs) != 0 {
+		t.Errorf("FetchInto of bytes already fetched: %v; want no request", reqs)
+	}
+	s.Reset()
+	s.Hook(func(w http.ResponseWriter, r *http.Request, n int) bool {
+		if n != 1 {
+			return false
+		}
+		var lo, hi int
+		fmt.Sscanf(r.Header.Get("Range"), "bytes=%d-%d", &lo, &hi)
+		w.Header().Set("Content-Range", fmt.Sprintf("bytes %d-%d/%d", lo, hi, len(body)))
+		w.Header().Set("Content-Length", fmt.Sprint(hi+1-lo))
+		w.WriteHeader(http.StatusPartialContent)
+		w.Write(body[lo : lo+1000])
+		w.(http.Flusher).Flush()
+		panic(http.ErrAbortHandler) // the connection closes mid-body
+	})
+	defer s.Hook(nil)
+	if err := f.FetchInto(dst[:5000], 900000); err != nil || !bytes.Equal(dst[:5000], body[900000:905000]) {
+		t.Fatalf("FetchInto, dropped: %v, or the wrong bytes", err)
+	}
+	if reqs, _ := s.Counts(); len(reqs) != 2 || reqs[1].Range != "bytes=901000-904999" {
+		t.Errorf("FetchInto, dropped: %v; want the second request to resume at byte 901000", reqs)
+	}
+	if err := f.FetchInto(dst[:10], int64(len(body))-5); err == nil {
+		t.Error("FetchInto past the end: no error")
+	}
+}

@@ -2,7 +2,7 @@
 // HTTP server (net/http's file server, which reads ranges), as
 // scripts/bench.sh --remote runs it:
 //
-//	go run ./scripts/benchremote -strider ./strider [-mib 256] [-runs 7]
+//	go run ./scripts/benchremote -strider ./strider [-mib 256] [-runs 7] [-baseline ./strider-old]
 //
 // It writes two equal float32 .npy files of MIB MiB each and a sparse
 // 1 GiB .safetensors file into a temporary folder, serves them, and prints:
@@ -12,9 +12,13 @@
 //   - `strider compare URL1 URL2` (both files fetched, then compared): its
 //     speed as the bytes of both files over its time, and
 //     that speed against the plain download's (issue 30's target: 80% or
-//     more), with the same compare on the local files beside it, and the
-//     transfer alone (the remote compare's time less the local one's);
+//     more), with the same compare on the local files beside it, and what
+//     the remote compare costs beyond it (its time less the local one's:
+//     the transfer, where compare did not overlap it);
 //     the three are timed in turn, RUNS times, and their medians shown;
+//   - with -baseline, the remote compare of another strider binary (the
+//     one before a change), timed in the same turns, so that a before and
+//     after share the machine's load;
 //   - what `info` and `show URL:NAME '0, :5'` fetch of the 1 GiB file
 //     (requests and bytes, counted by the server).
 package main
@@ -40,8 +44,9 @@ func main() {
 	strider := flag.String("strider", "strider", "the strider binary")
 	mib := flag.Int("mib", 256, "size of each compared file, MiB")
 	runs := flag.Int("runs", 7, "runs of each timing; the median is shown")
+	baseline := flag.String("baseline", "", "another strider binary whose remote compare is timed in the same turns")
 	flag.Parse()
-	if err := bench(*strider, *mib, *runs); err != nil {
+	if err := bench(*strider, *baseline, *mib, *runs); err != nil {
 		fmt.Fprintln(os.Stderr, "benchremote:", err)
 		os.Exit(1)
 	}
@@ -74,7 +79,7 @@ func (w countingWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-func bench(strider string, mib, runs int) error {
+func bench(strider, baseline string, mib, runs int) error {
 	dir, err := os.MkdirTemp("", "strider-benchremote-")
 	if err != nil {
 		return err
@@ -95,7 +100,7 @@ func bench(strider string, mib, runs int) error {
 		return err
 	}
 	defer stop()
-	if err := timeCompares(strider, dir, base, size, mib, runs); err != nil {
+	if err := timeCompares(strider, baseline, dir, base, size, mib, runs); err != nil {
 		return err
 	}
 	return countFetches(strider, base, &c)
@@ -120,10 +125,11 @@ func serve(dir string, c *counter) (base string, stop func(), err error) {
 }
 
 // timeCompares times the plain download, the remote compare and the local
-// one in turn, run after run, so that a machine whose load changes weighs
-// on each alike, and prints each median.
-func timeCompares(strider, dir, base string, size int64, mib, runs int) error {
-	var plain, remote, local, transfer []time.Duration
+// one (and the baseline's remote compare) in turn, run after run, so that
+// a machine whose load changes weighs on each alike, and prints each
+// median.
+func timeCompares(strider, baseline, dir, base string, size int64, mib, runs int) error {
+	var plain, remote, local, transfer, before []time.Duration
 	for range runs {
 		p, err := timed(func() error {
 			resp, err := http.Get(base + "/a.npy")
@@ -146,6 +152,13 @@ func timeCompares(strider, dir, base string, size int64, mib, runs int) error {
 			return err
 		}
 		plain, remote, local, transfer = append(plain, p), append(remote, r), append(local, l), append(transfer, r-l)
+		if baseline != "" {
+			b, err := timed(func() error { return run(baseline, "compare", base+"/a.npy", base+"/b.npy") })
+			if err != nil {
+				return err
+			}
+			before = append(before, b)
+		}
 	}
 	mibps := func(bytes int64, d time.Duration) float64 { return float64(bytes) / (1 << 20) / d.Seconds() }
 	fmt.Printf("loopback, %d MiB files, medians of %d alternating runs\n", mib, runs)
@@ -156,9 +169,12 @@ func timeCompares(strider, dir, base string, size int64, mib, runs int) error {
 	}
 	line("plain download (one GET, Go client)", size+headerLen, median(plain))
 	line("strider compare URL1 URL2", both, median(remote))
+	if baseline != "" {
+		line("the same, by -baseline's binary", both, median(before))
+	}
 	line("strider compare FILE1 FILE2 (local, cached)", both, median(local))
 	if t := median(transfer); t > 0 {
-		line("the transfer (each run's remote less local)", both, t)
+		line("each run's remote less its local", both, t)
 	}
 	return nil
 }
