@@ -126,7 +126,7 @@ func (p *plan) runAt(dstBase, srcBase unsafe.Pointer, threads int, opt Options) 
 	}
 	loops := p.work
 	parallel(p.items, threads, func(lo, hi int) {
-		body := p.body()
+		body := p.body(opt.tuning().simd)
 		idx := make([]int, len(loops))
 		so, do := p.calc.Index(lo, idx)
 		nr, nc := len(loops)-2, len(loops)-1
@@ -224,7 +224,7 @@ func ceilDiv(a, b int) int { return (a + b - 1) / b }
 type blockFunc func(dst, src unsafe.Pointer, rows, cols loop)
 
 // body picks the kernel for the plan's element size.
-func (p *plan) body() blockFunc {
+func (p *plan) body(simd simdLevel) blockFunc {
 	switch p.kernel {
 	case kernelRuns:
 		return copyRuns
@@ -237,6 +237,9 @@ func (p *plan) body() blockFunc {
 	case 2:
 		return copyTiled2
 	case 4:
+		if haveTransposeKernels && simd >= simdAVX2 {
+			return copyTiled4
+		}
 		return copyStrided[uint32]
 	case 8:
 		return copyStrided[uint64]

@@ -39,7 +39,10 @@
 // ops does no I/O and no text. A view whose storage is a file read piece by
 // piece is copied by ReadRuns: it plans the copy as Copy does and yields
 // each run, the part of dst it fills and its byte offset in the file, to
-// the caller's read function (cmd reads them with ReadAt). ops writes to no
+// the caller's read function (cmd reads them with ReadAt). PreferReadAt
+// says when that beats a mapping: only when ReadRuns' reads are no more
+// than the pages the view lies on (a diagonal of a wide matrix), never
+// for a view that is dense along some axis. ops writes to no
 // io.Writer, parses no text and formats no number: results are numbers
 // (a Comparison, a Diff, Stats), and package text turns them into NumPy's
 // text; its only strings are error messages. Package text imports ops for
@@ -102,8 +105,10 @@
 // split of 4-byte keys through 64-byte line buffers written with
 // non-temporal stores and its in-cache bucket passes (sort_amd64.s),
 // unique-consecutive's run count and compress with AVX2 or AVX-512
-// (unique_amd64.s), and compare's fold of float32 and float64 pairs with
-// AVX2 (compare_amd64.s). Each kernel's doc comment is the Go loop it
+// (unique_amd64.s), compare's fold of float32 and float64 pairs with
+// AVX2 (compare_amd64.s), and the tiled transpose of 4-byte elements in
+// 8×8 register blocks with AVX2 (transpose_amd64.s; copyStrided[uint32]
+// is its loop). Each kernel's doc comment is the Go loop it
 // equals, and that loop is kept: it runs on other architectures, for the
 // inputs a kernel does not take (strided, byte-swapped, mixed dtypes), and
 // whenever tuning.simd is lowered. The level is the widest the CPU has

@@ -1,21 +1,62 @@
 package ops
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 )
 
 // PreferReadAt reports whether v, over storage that is a file, is cheaper
-// to read with one ReadAt per element than through a memory mapping: when
-// neighbouring elements are a page or more apart, each would cost a page
-// fault, which takes several times as long as a small pread.
+// to read with ReadRuns' preads than through a memory mapping: when no page
+// holds two of v's elements, as on a diagonal of a wide matrix, a mapping
+// would take a page fault per element, which costs more than a small pread.
+// The preads are counted as ReadRuns makes them (one per element of a
+// strided row), and the pages as pagesTouched estimates them: a diagonal of
+// (2, 2, n) has its two elements per output row 3n apart, yet each of its
+// n-long rows is dense, so a mapping faults in n/1024 pages per row while
+// the preads would be 2n syscalls of 4 bytes.
 func PreferReadAt(v View) bool {
 	if v.Count() == 0 {
 		return false
 	}
 	p := makePlan(Contiguous(v.Elem, v.Shape, nil), v)
-	return p.kernel == kernelStrided && abs(p.cols.src) >= pageSize
+	return p.kernel != kernelRuns && readCalls(p) <= pagesTouched(v)
+}
+
+// readCalls is the number of read calls ReadRuns makes for the plan p: one
+// per row of runs, one per element otherwise.
+func readCalls(p plan) int {
+	if p.kernel == kernelRuns {
+		return p.bytes / p.cols.n
+	}
+	return p.bytes / p.elem
+}
+
+// pagesTouched estimates how many pages of its storage v's elements lie
+// on. Taking the axes from the smallest step to the largest, a block of
+// the inner axes spans some bytes over some pages; n copies of it, step
+// bytes apart, lie on n times its pages, or on the pages of their combined
+// span where that is fewer (the copies share pages).
+func pagesTouched(v View) int {
+	type axis struct{ n, step int }
+	axes := make([]axis, 0, len(v.Shape))
+	for k, n := range v.Shape {
+		if n == 0 {
+			return 0
+		}
+		if n > 1 {
+			axes = append(axes, axis{n, abs(v.Strides[k]) * v.Elem})
+		}
+	}
+	slices.SortStableFunc(axes, func(a, b axis) int { return cmp.Compare(a.step, b.step) })
+	span, pages := v.Elem, 1
+	for _, a := range axes {
+		span += (a.n - 1) * a.step
+		pages = min(pages*a.n, ceilDiv(span, pageSize))
+	}
+	return max(pages, 1)
 }
 
 // ReadRuns is Copy for a view whose storage is not in memory: element

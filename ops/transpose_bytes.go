@@ -125,3 +125,25 @@ func load64(p unsafe.Pointer) uint64 {
 func store64(p unsafe.Pointer, v uint64) {
 	binary.LittleEndian.PutUint64(unsafe.Slice((*byte)(p), 8), v)
 }
+
+// copyTiled4 is copyStrided[uint32] for the tiled transpose of four-byte
+// elements (rows.src == 4) on a CPU with AVX2: whole 8×8 blocks through
+// transpose32AVX2, eight 32-byte loads and eight 32-byte stores each where
+// copyStrided moves one element at a time. The edges that do not fill a
+// block, and any other block, go through copyStrided.
+func copyTiled4(dst, src unsafe.Pointer, rows, cols loop) {
+	if rows.src != 4 || rows.n < 8 || cols.n < 8 {
+		copyStrided[uint32](dst, src, rows, cols)
+		return
+	}
+	nr, nc := rows.n&^7, cols.n&^7
+	transpose32AVX2(dst, src, nr, nc, cols.src, rows.dst)
+	if nc < cols.n {
+		copyStrided[uint32](unsafe.Add(dst, 4*nc), unsafe.Add(src, nc*cols.src),
+			loop{n: nr, src: 4, dst: rows.dst}, loop{n: cols.n - nc, src: cols.src, dst: 4})
+	}
+	if nr < rows.n {
+		copyStrided[uint32](unsafe.Add(dst, nr*rows.dst), unsafe.Add(src, 4*nr),
+			loop{n: rows.n - nr, src: 4, dst: rows.dst}, cols)
+	}
+}

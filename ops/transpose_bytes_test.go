@@ -8,8 +8,9 @@ import (
 	"unsafe"
 )
 
-// TestCopyTiledSmall checks the register-transposing kernels for one- and
-// two-byte elements against copyStrided, their definition, on blocks of
+// TestCopyTiledSmall checks the register-transposing kernels for one-,
+// two- and (with AVX2) four-byte elements against copyStrided, their
+// definition, on blocks of
 // every size around their block step, with padded strides, and with a
 // source that is not contiguous along rows (where they defer to
 // copyStrided). Bytes outside the block must stay as they were.
@@ -20,6 +21,14 @@ func TestCopyTiledSmall(t *testing.T) {
 	}{
 		{1, copyTiled1, copyStrided[uint8]},
 		{2, copyTiled2, copyStrided[uint16]},
+	}
+	if haveTransposeKernels && defaults.simd >= simdAVX2 {
+		kernels = append(kernels, struct {
+			elem      int
+			fast, ref blockFunc
+		}{4, copyTiled4, copyStrided[uint32]})
+	} else {
+		t.Log("no AVX2: copyTiled4 not tested")
 	}
 	r := rand.New(rand.NewPCG(5, 6))
 	for _, k := range kernels {
