@@ -102,8 +102,10 @@
 // split of 4-byte keys through 64-byte line buffers written with
 // non-temporal stores and its in-cache bucket passes (sort_amd64.s),
 // unique-consecutive's run count and compress with AVX2 or AVX-512
-// (unique_amd64.s), and compare's fold of float32 and float64 pairs with
-// AVX2 (compare_amd64.s). Each kernel's doc comment is the Go loop it
+// (unique_amd64.s), compare's fold of float32 and float64 pairs with
+// AVX2 (compare_amd64.s), and the by-value extremes of min, max, ptp,
+// nanmin and nanmax over a run and into a row of results with AVX2 or
+// AVX-512 (reduce_amd64.s). Each kernel's doc comment is the Go loop it
 // equals, and that loop is kept: it runs on other architectures, for the
 // inputs a kernel does not take (strided, byte-swapped, mixed dtypes), and
 // whenever tuning.simd is lowered. The level is the widest the CPU has

@@ -127,8 +127,10 @@ func floatRange[T float](xs []T) (lo, hi T, ok bool) {
 // rangeKernel folds float32 or float64 values into pairs, the least and
 // the greatest of each output by value (the one wanted, or both), a pair
 // turned to NaNs once its output meets a NaN. Every fold is order-free,
-// so the engine runs its partials on every thread.
-func rangeKernel[T float](wantHi, wantLo bool) foldKernel {
+// so the engine runs its partials on every thread. simd is the widest
+// vector kernel it may run (reduce_amd64.s); every level gives the same
+// results.
+func rangeKernel[T float](wantHi, wantLo bool, simd simdLevel) foldKernel {
 	var z T
 	k := foldKernel{size: 2 * int(unsafe.Sizeof(z))}
 	k.init = func(acc []byte) {
@@ -138,6 +140,23 @@ func rangeKernel[T float](wantHi, wantLo bool) foldKernel {
 		}
 	}
 	extremes := func(xs []T) (lo, hi T, ok bool) {
+		if vlo, vhi, nan, n := vectorRange(xs, simd); n > 0 {
+			if nan {
+				return lo, hi, false
+			}
+			lo, hi, ok = vlo, vhi, true
+			if n < len(xs) {
+				l, h, tok := floatRange(xs[n:])
+				lo, hi, ok = min(lo, l), max(hi, h), tok
+			}
+			if !wantLo {
+				lo = T(math.Inf(1))
+			}
+			if !wantHi {
+				hi = T(math.Inf(-1))
+			}
+			return lo, hi, ok
+		}
 		switch {
 		case wantHi && wantLo:
 			return floatRange(xs)
@@ -153,7 +172,18 @@ func rangeKernel[T float](wantHi, wantLo bool) foldKernel {
 		foldRange(typed[T](acc)[2*pos:], lo, hi, ok)
 	}
 	k.row = func(acc []byte, pos, step int, vals []byte, _ *fpFlags) {
-		rangeRow(typed[T](acc), pos, step, typed[T](vals), wantHi, wantLo)
+		a, xs := typed[T](acc), typed[T](vals)
+		if step == 1 {
+			// The kernel folds a prefix by value; one that met a NaN is
+			// folded again by rangeRow, which sets the NaNs' pairs (a
+			// second fold of the same values changes nothing else).
+			n, nan := vectorCols(a[2*pos:], xs, simd)
+			if nan {
+				rangeRow(a, pos, 1, xs[:n], wantHi, wantLo)
+			}
+			pos, xs = pos+n, xs[n:]
+		}
+		rangeRow(a, pos, step, xs, wantHi, wantLo)
 	}
 	k.partial = func(vals []byte, _ int, _ *fpFlags) [2]uint64 {
 		lo, hi, ok := extremes(typed[T](vals))
@@ -167,6 +197,82 @@ func rangeKernel[T float](wantHi, wantLo bool) foldKernel {
 		foldRange(typed[T](acc)[2*pos:], lo, hi, hi == hi)
 	}
 	return k
+}
+
+// rangeLanes is a run kernel's lanes: the least in lo, the greatest in
+// hi, as many as a vector holds.
+type rangeLanes struct{ lo, hi [64]byte }
+
+// vectorRange is the least and greatest by value of xs[:n], n the longest
+// prefix of xs the widest run kernel simd allows takes whole (0: none),
+// and whether a NaN is among them (lo and hi then mean nothing).
+func vectorRange[T float](xs []T, simd simdLevel) (lo, hi T, nan bool, n int) {
+	if !haveReduceKernels || simd < simdAVX2 {
+		return lo, hi, false, 0
+	}
+	size := int(unsafe.Sizeof(lo))
+	vec := 32 // bytes
+	if simd >= simdAVX512 {
+		vec = 64
+	}
+	step := 4 * vec / size // four vectors a step
+	n = len(xs) / step * step
+	if n == 0 {
+		return lo, hi, false, 0
+	}
+	var l rangeLanes
+	los, his := typed[T](l.lo[:vec]), typed[T](l.hi[:vec])
+	for j := range los {
+		los[j], his[j] = T(math.Inf(1)), T(math.Inf(-1))
+	}
+	p := unsafe.Pointer(unsafe.SliceData(xs))
+	switch {
+	case size == 4 && vec == 64:
+		nan = rangeRun32AVX512(&l, p, n)
+	case size == 4:
+		nan = rangeRun32AVX2(&l, p, n)
+	case vec == 64:
+		nan = rangeRun64AVX512(&l, p, n)
+	default:
+		nan = rangeRun64AVX2(&l, p, n)
+	}
+	lo, hi = los[0], his[0]
+	for j := range los {
+		lo, hi = min(lo, los[j]), max(hi, his[j])
+	}
+	return lo, hi, nan, n
+}
+
+// vectorCols folds xs[i] into the pair pairs[2i], pairs[2i+1] (least,
+// greatest) by value for i below n, the longest prefix of xs the widest
+// column kernel simd allows takes whole (0: none), and reports whether a
+// NaN was among them: their pairs are left as they were.
+func vectorCols[T float](pairs, xs []T, simd simdLevel) (n int, nan bool) {
+	if !haveReduceKernels || simd < simdAVX2 {
+		return 0, false
+	}
+	var z T
+	size := int(unsafe.Sizeof(z))
+	vec := 32
+	if simd >= simdAVX512 {
+		vec = 64
+	}
+	step := vec / size
+	n = len(xs) / step * step
+	if n == 0 {
+		return 0, false
+	}
+	pairs = pairs[: 2*n : 2*n] // bounds
+	a, p := unsafe.Pointer(unsafe.SliceData(pairs)), unsafe.Pointer(unsafe.SliceData(xs))
+	switch {
+	case size == 4 && vec == 64:
+		return n, rangeCols32AVX512(a, p, n)
+	case size == 4:
+		return n, rangeCols32AVX2(a, p, n)
+	case vec == 64:
+		return n, rangeCols64AVX512(a, p, n)
+	}
+	return n, rangeCols64AVX2(a, p, n)
 }
 
 // rangeRow folds xs[i] into the pair of output pos+i*step of a: a compare
@@ -207,9 +313,10 @@ func (r recipe) extremesByValue(op operand, keepdims, wantHi, wantLo bool) (hi, 
 	}
 	lay := newReduceLayout(op.src.Shape, op.layout, c.red, keepdims)
 	job := newRedJob(newRedPlan(op.src, lay, c.red, c.opt.tuning().reduceBuf), op.src, op.dt, loop, ufMaximum, c.opt)
-	k := rangeKernel[float64](wantHi, wantLo)
+	simd := c.opt.tuning().simd
+	k := rangeKernel[float64](wantHi, wantLo, simd)
 	if loop.Size == 4 {
-		k = rangeKernel[float32](wantHi, wantLo)
+		k = rangeKernel[float32](wantHi, wantLo, simd)
 	}
 	job.kernel = &k
 	acc, err := job.reduce()

@@ -68,6 +68,9 @@ func TestReduceEngineMatchesReference(t *testing.T) {
 		tune := defaultTuning()
 		tune.reduceBuf = bufsize
 		tune.parallelMin = []int{0, 1 << 30}[r.IntN(2)]
+		levels := reduceSIMDLevels()
+		tune.simd = levels[r.IntN(len(levels))]
+		name += "/" + tune.simd.String()
 		opt := Options{Threads: 1 + r.IntN(3), tune: &tune}
 		lay := newReduceLayout(shape, layout, red, keepdims)
 		if werr != nil {

@@ -1,0 +1,58 @@
+package ops
+
+import "unsafe"
+
+// haveReduceKernels: this architecture has the fold kernels of
+// reduce_amd64.s.
+const haveReduceKernels = true
+
+// rangeRun32AVX2 folds the n float32s at xs (n a multiple of 32) into the
+// lanes: lanes.lo[j] = min(lanes.lo[j], x) and lanes.hi[j] = max(lanes.hi[j], x)
+// over the xs whose index is j modulo 8, as keyRange does with four lanes;
+// it reports whether a NaN was among them (the lanes then mean nothing).
+//
+//go:noescape
+func rangeRun32AVX2(lanes *rangeLanes, xs unsafe.Pointer, n int) bool
+
+// rangeRun64AVX2 is rangeRun32AVX2 for float64s: n a multiple of 16, 4 lanes.
+//
+//go:noescape
+func rangeRun64AVX2(lanes *rangeLanes, xs unsafe.Pointer, n int) bool
+
+// rangeRun32AVX512 is rangeRun32AVX2 with 16 lanes, n a multiple of 64.
+//
+//go:noescape
+func rangeRun32AVX512(lanes *rangeLanes, xs unsafe.Pointer, n int) bool
+
+// rangeRun64AVX512 is rangeRun64AVX2 with 8 lanes, n a multiple of 32.
+//
+//go:noescape
+func rangeRun64AVX512(lanes *rangeLanes, xs unsafe.Pointer, n int) bool
+
+// rangeCols32AVX2 is rangeRow with step 1 and both extremes over the n
+// float32s at xs (n a multiple of 8) and the pairs at pairs, but for NaNs:
+//
+//	for i, x := range xs {
+//		if x < pairs[2*i] { pairs[2*i] = x }
+//		if x > pairs[2*i+1] { pairs[2*i+1] = x }
+//	}
+//
+// reporting whether an x was a NaN (whose pair it left as it was).
+//
+//go:noescape
+func rangeCols32AVX2(pairs, xs unsafe.Pointer, n int) bool
+
+// rangeCols64AVX2 is rangeCols32AVX2 for float64s, n a multiple of 4.
+//
+//go:noescape
+func rangeCols64AVX2(pairs, xs unsafe.Pointer, n int) bool
+
+// rangeCols32AVX512 is rangeCols32AVX2, n a multiple of 16.
+//
+//go:noescape
+func rangeCols32AVX512(pairs, xs unsafe.Pointer, n int) bool
+
+// rangeCols64AVX512 is rangeCols64AVX2, n a multiple of 8.
+//
+//go:noescape
+func rangeCols64AVX512(pairs, xs unsafe.Pointer, n int) bool

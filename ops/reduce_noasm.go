@@ -1,0 +1,40 @@
+//go:build !amd64
+
+package ops
+
+import "unsafe"
+
+// haveReduceKernels: no fold kernels in assembly here.
+const haveReduceKernels = false
+
+func rangeRun32AVX2(lanes *rangeLanes, xs unsafe.Pointer, n int) bool {
+	panic("ops: no rangeRun32AVX2 on this architecture")
+}
+
+func rangeRun64AVX2(lanes *rangeLanes, xs unsafe.Pointer, n int) bool {
+	panic("ops: no rangeRun64AVX2 on this architecture")
+}
+
+func rangeRun32AVX512(lanes *rangeLanes, xs unsafe.Pointer, n int) bool {
+	panic("ops: no rangeRun32AVX512 on this architecture")
+}
+
+func rangeRun64AVX512(lanes *rangeLanes, xs unsafe.Pointer, n int) bool {
+	panic("ops: no rangeRun64AVX512 on this architecture")
+}
+
+func rangeCols32AVX2(pairs, xs unsafe.Pointer, n int) bool {
+	panic("ops: no rangeCols32AVX2 on this architecture")
+}
+
+func rangeCols64AVX2(pairs, xs unsafe.Pointer, n int) bool {
+	panic("ops: no rangeCols64AVX2 on this architecture")
+}
+
+func rangeCols32AVX512(pairs, xs unsafe.Pointer, n int) bool {
+	panic("ops: no rangeCols32AVX512 on this architecture")
+}
+
+func rangeCols64AVX512(pairs, xs unsafe.Pointer, n int) bool {
+	panic("ops: no rangeCols64AVX512 on this architecture")
+}
