@@ -56,3 +56,16 @@ func rangeCols32AVX512(pairs, xs unsafe.Pointer, n int) bool
 //
 //go:noescape
 func rangeCols64AVX512(pairs, xs unsafe.Pointer, n int) bool
+
+// countCols32AVX2 is nonzeroKernel's row for 4-byte elements with step 1
+// over the n elements at xs (n a multiple of 8):
+//
+//	for i, u := range xs { counts[i] += int64(b2u(u&mask != 0)) }
+//
+//go:noescape
+func countCols32AVX2(counts, xs unsafe.Pointer, n int, mask uint32)
+
+// countCols32AVX512 is countCols32AVX2, n a multiple of 16.
+//
+//go:noescape
+func countCols32AVX512(counts, xs unsafe.Pointer, n int, mask uint32)

@@ -1,7 +1,7 @@
 #include "textflag.h"
 
-// The vector folds of min, max, ptp, nanmin and nanmax
-// (reduce_extreme.go). Each is the Go loop
+// The vector folds of min, max, ptp, nanmin, nanmax (reduce_extreme.go)
+// and count_nonzero, any, all (reduce_nonzero.go). Each is the Go loop
 // named in its doc comment in reduce_amd64.go; the Go code folds what is
 // left over and redoes, in Go, whatever met a NaN.
 //
@@ -60,6 +60,9 @@ DATA pairIdx64<>+104(SB)/8, $6
 DATA pairIdx64<>+112(SB)/8, $7
 DATA pairIdx64<>+120(SB)/8, $7
 GLOBL pairIdx64<>(SB), RODATA|NOPTR, $128
+
+DATA ones32<>+0(SB)/4, $1
+GLOBL ones32<>(SB), RODATA|NOPTR, $4
 
 // RUNSTEP2 folds the four vectors at SI into the least (Y4, Y5) and
 // greatest (Y6, Y7) lanes and ors "a NaN is among them" into Y10.
@@ -314,5 +317,67 @@ done:
 	KMOVW K2, AX
 	TESTL AX, AX
 	SETNE ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func countCols32AVX2(counts, xs unsafe.Pointer, n int, mask uint32)
+TEXT ·countCols32AVX2(SB), NOSPLIT, $0-28
+	MOVQ         counts+0(FP), DI
+	MOVQ         xs+8(FP), SI
+	MOVQ         n+16(FP), CX
+	MOVL         mask+24(FP), AX
+	VMOVD        AX, X15
+	VPBROADCASTD X15, Y15
+	VPBROADCASTD ones32<>(SB), Y14
+	SHRQ         $3, CX
+	JZ           done
+
+loop:
+	VPAND        (SI), Y15, Y0
+	VPMINUD      Y14, Y0, Y0
+	VPMOVZXDQ    X0, Y1
+	VEXTRACTI128 $1, Y0, X2
+	VPMOVZXDQ    X2, Y2
+	VPADDQ       (DI), Y1, Y1
+	VPADDQ       32(DI), Y2, Y2
+	VMOVDQU      Y1, (DI)
+	VMOVDQU      Y2, 32(DI)
+	ADDQ         $32, SI
+	ADDQ         $64, DI
+	DECQ         CX
+	JNZ          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func countCols32AVX512(counts, xs unsafe.Pointer, n int, mask uint32)
+TEXT ·countCols32AVX512(SB), NOSPLIT, $0-28
+	MOVQ          counts+0(FP), DI
+	MOVQ          xs+8(FP), SI
+	MOVQ          n+16(FP), CX
+	MOVL          mask+24(FP), AX
+	VMOVD         AX, X15
+	VPBROADCASTD  X15, Z15
+	VPBROADCASTD  ones32<>(SB), Z14
+	SHRQ          $4, CX
+	JZ            done
+
+loop:
+	VPANDD        (SI), Z15, Z0
+	VPMINUD       Z14, Z0, Z0
+	VPMOVZXDQ     Y0, Z1
+	VEXTRACTI64X4 $1, Z0, Y2
+	VPMOVZXDQ     Y2, Z2
+	VPADDQ        (DI), Z1, Z1
+	VPADDQ        64(DI), Z2, Z2
+	VMOVDQU64     Z1, (DI)
+	VMOVDQU64     Z2, 64(DI)
+	ADDQ          $64, SI
+	ADDQ          $128, DI
+	DECQ          CX
+	JNZ           loop
+
+done:
 	VZEROUPPER
 	RET

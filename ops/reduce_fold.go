@@ -47,11 +47,12 @@ func typed[T any](b []byte) []T {
 	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), n)
 }
 
-// kernelFor returns the inner loop of uf for loop dtype d.
-func kernelFor(uf ufuncKind, d dtype.Dtype) (foldKernel, error) {
+// kernelFor returns the inner loop of uf for loop dtype d, running vector
+// kernels up to simd.
+func kernelFor(uf ufuncKind, d dtype.Dtype, simd simdLevel) (foldKernel, error) {
 	switch {
 	case uf == ufNonzero:
-		return nonzeroKernel(d), nil
+		return nonzeroKernel(d, simd), nil
 	case d.Kind == 'b':
 		return boolKernel(uf), nil
 	case d.Kind == 'i':

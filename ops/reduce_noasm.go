@@ -38,3 +38,11 @@ func rangeCols32AVX512(pairs, xs unsafe.Pointer, n int) bool {
 func rangeCols64AVX512(pairs, xs unsafe.Pointer, n int) bool {
 	panic("ops: no rangeCols64AVX512 on this architecture")
 }
+
+func countCols32AVX2(counts, xs unsafe.Pointer, n int, mask uint32) {
+	panic("ops: no countCols32AVX2 on this architecture")
+}
+
+func countCols32AVX512(counts, xs unsafe.Pointer, n int, mask uint32) {
+	panic("ops: no countCols32AVX512 on this architecture")
+}

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 	"unsafe"
+
+	"strider/internal/dtype"
 )
 
 // reduceSIMDLevels are the levels whose reduction kernels differ, up to
@@ -208,6 +210,56 @@ func checkRangeRow[T float](t *testing.T, label string, r *rand.Rand, k foldKern
 		}
 		if wantLo && u64(g[0]) != u64(w[0]) || wantHi && u64(g[1]) != u64(w[1]) {
 			t.Fatalf("%s: pair %d is (%v, %v), want (%v, %v)", label, q, g[0], g[1], w[0], w[1])
+		}
+	}
+}
+
+// TestNonzeroRowMatchesLoop checks the count kernels' row for 4-byte
+// elements at every SIMD level against the plain loop, with guard counts
+// around the row.
+func TestNonzeroRowMatchesLoop(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 8))
+	for _, ds := range []string{"<f4", "<i4", "<u4"} {
+		d, _ := dtype.Parse(ds)
+		mask := uint32(nonzeroMask(d))
+		for _, level := range reduceSIMDLevels() {
+			k := nonzeroKernel(d, level)
+			for n := 0; n <= 300; n++ {
+				if n > 67 && n%37 != 0 {
+					continue
+				}
+				step := 1 + r.IntN(2)
+				off := r.IntN(4)
+				buf := make([]uint32, n+off)
+				us := buf[off:]
+				for i := range us {
+					switch r.IntN(4) {
+					case 0:
+						us[i] = 0
+					case 1:
+						us[i] = 0x80000000 // -0.0
+					default:
+						us[i] = r.Uint32()
+					}
+				}
+				pos := r.IntN(3)
+				counts := make([]int64, pos+n*step+4)
+				for i := range counts {
+					counts[i] = r.Int64N(1 << 40)
+				}
+				want := append([]int64(nil), counts...)
+				for i, u := range us {
+					if u&mask != 0 {
+						want[pos+i*step]++
+					}
+				}
+				k.row(rawBytes(counts), pos, step, rawBytes(us), nil)
+				for i := range counts {
+					if counts[i] != want[i] {
+						t.Fatalf("%s/%v/n=%d/off=%d/step=%d: count %d is %d, want %d", ds, level, n, off, step, i, counts[i], want[i])
+					}
+				}
+			}
 		}
 	}
 }
