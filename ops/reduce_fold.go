@@ -35,6 +35,16 @@ type foldKernel struct {
 	// separate calls may be taken in any order, on any thread.
 	partial func(vals []byte, pos int, f *fpFlags) [2]uint64
 	combine func(acc []byte, pos int, p [2]uint64, f *fpFlags)
+	// settled, look and jump, when set, let the calls of an output whose
+	// result has settled run side by side (lookOver): settled reports
+	// that acc[pos] is such a result; look summarizes a call's values for
+	// that result (read, not written), in any order, on any thread; jump(acc,
+	// pos, look(acc, pos, vals)) is call(acc, pos, vals, ...) and true
+	// where the summary settles the result acc[pos] has by then, else
+	// false with acc unchanged.
+	settled func(acc []byte, pos int) bool
+	look    func(acc []byte, pos int, vals []byte) [2]uint64
+	jump    func(acc []byte, pos int, s [2]uint64) bool
 }
 
 // typed views b as a []T (b is aligned for T).
@@ -164,6 +174,36 @@ func floatMultiply[T float](k *foldKernel) {
 	k.call = func(acc []byte, pos int, vals []byte, _ bool, f *fpFlags) {
 		a := typed[T](acc)
 		a[pos] = product(a[pos], typed[T](vals), f)
+	}
+	// A product that is a zero, an infinity or a NaN stays one (product):
+	// a call's factors summarized say what it does, as saturated does,
+	// for the kind of result the summary was made for.
+	k.settled = func(acc []byte, pos int) bool {
+		p := typed[T](acc)[pos]
+		return p == 0 || !finite(p)
+	}
+	k.look = func(acc []byte, pos int, vals []byte) [2]uint64 {
+		p := typed[T](acc)[pos]
+		if p != p {
+			return [2]uint64{2}
+		}
+		q, ok := saturated(p, typed[T](vals))
+		return [2]uint64{uint64(b2u(p != 0)), uint64(b2u(ok)) | uint64(b2u(u64(q) != u64(p)))<<1}
+	}
+	k.jump = func(acc []byte, pos int, s [2]uint64) bool {
+		a := typed[T](acc)
+		p := a[pos]
+		switch {
+		case p != p:
+			return true // a NaN times anything is this NaN, and raises nothing
+		case s[0] != uint64(b2u(p != 0)), s[1]&1 == 0:
+			return false // made for another kind of result, or it does not settle this one
+		}
+		odd := s[1]>>1 != 0
+		if odd {
+			a[pos] = -p
+		}
+		return true
 	}
 	k.row = func(acc []byte, pos, step int, vals []byte, f *fpFlags) {
 		a := typed[T](acc)
