@@ -104,7 +104,8 @@
 // unique-consecutive's run count and compress with AVX2 or AVX-512
 // (unique_amd64.s), compare's fold of float32 and float64 pairs with
 // AVX2 (compare_amd64.s), and the by-value extremes of min, max, ptp,
-// nanmin and nanmax over a run and into a row of results, and the
+// nanmin and nanmax over a run and into a row of results (pairs, or one
+// value where one extreme is wanted), and the
 // nonzero counts of count_nonzero, any and all into a row of results, with
 // AVX2 or AVX-512 (reduce_amd64.s). Each kernel's doc comment is the Go loop it
 // equals, and that loop is kept: it runs on other architectures, for the

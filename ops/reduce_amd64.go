@@ -69,3 +69,48 @@ func countCols32AVX2(counts, xs unsafe.Pointer, n int, mask uint32)
 //
 //go:noescape
 func countCols32AVX512(counts, xs unsafe.Pointer, n int, mask uint32)
+
+// minCols32AVX2 is extremeRow with step 1 for the least over the n
+// float32s at xs (n a multiple of 8) and the results at acc, but for NaNs:
+//
+//	for i, x := range xs { if x < acc[i] { acc[i] = x } }
+//
+// reporting whether an x was a NaN (whose result it left as it was).
+//
+//go:noescape
+func minCols32AVX2(acc, xs unsafe.Pointer, n int) bool
+
+// maxCols32AVX2 is minCols32AVX2 for the greatest (x > acc[i]).
+//
+//go:noescape
+func maxCols32AVX2(acc, xs unsafe.Pointer, n int) bool
+
+// minCols64AVX2 is minCols32AVX2 for float64s, n a multiple of 4.
+//
+//go:noescape
+func minCols64AVX2(acc, xs unsafe.Pointer, n int) bool
+
+// maxCols64AVX2 is maxCols32AVX2 for float64s, n a multiple of 4.
+//
+//go:noescape
+func maxCols64AVX2(acc, xs unsafe.Pointer, n int) bool
+
+// minCols32AVX512 is minCols32AVX2, n a multiple of 16.
+//
+//go:noescape
+func minCols32AVX512(acc, xs unsafe.Pointer, n int) bool
+
+// maxCols32AVX512 is maxCols32AVX2, n a multiple of 16.
+//
+//go:noescape
+func maxCols32AVX512(acc, xs unsafe.Pointer, n int) bool
+
+// minCols64AVX512 is minCols64AVX2, n a multiple of 8.
+//
+//go:noescape
+func minCols64AVX512(acc, xs unsafe.Pointer, n int) bool
+
+// maxCols64AVX512 is maxCols64AVX2, n a multiple of 8.
+//
+//go:noescape
+func maxCols64AVX512(acc, xs unsafe.Pointer, n int) bool

@@ -64,6 +64,58 @@ GLOBL pairIdx64<>(SB), RODATA|NOPTR, $128
 DATA ones32<>+0(SB)/4, $1
 GLOBL ones32<>(SB), RODATA|NOPTR, $4
 
+// ONECOLS2 is an AVX2 fold of a row into one extreme a result (OP: min
+// or max, the row's value first, so a tie or a NaN keeps the result),
+// n elements, 32 bytes (1<<SHIFTN elements) a step; AX: a NaN was met.
+#define ONECOLS2(SHIFTN, MOV, OP, CMP) \
+	MOVQ   acc+0(FP), DI \
+	MOVQ   xs+8(FP), SI \
+	MOVQ   n+16(FP), CX \
+	VXORPS Y10, Y10, Y10 \
+	SHRQ   $SHIFTN, CX \
+	JZ     done \
+loop: \
+	MOV    (SI), Y0 \
+	CMP    $3, Y0, Y0, Y8 \
+	VORPS  Y8, Y10, Y10 \
+	OP     (DI), Y0, Y1 \
+	MOV    Y1, (DI) \
+	ADDQ   $32, SI \
+	ADDQ   $32, DI \
+	DECQ   CX \
+	JNZ    loop \
+done: \
+	VMOVMSKPS Y10, AX \
+	TESTL  AX, AX \
+	SETNE  ret+24(FP) \
+	VZEROUPPER \
+	RET
+
+// ONECOLS512 is ONECOLS2 with 64-byte vectors, the NaN flags in K2.
+#define ONECOLS512(SHIFTN, MOV, OP, CMP) \
+	MOVQ   acc+0(FP), DI \
+	MOVQ   xs+8(FP), SI \
+	MOVQ   n+16(FP), CX \
+	KXORW  K2, K2, K2 \
+	SHRQ   $SHIFTN, CX \
+	JZ     done \
+loop: \
+	MOV    (SI), Z0 \
+	CMP    $3, Z0, Z0, K1 \
+	KORW   K1, K2, K2 \
+	OP     (DI), Z0, Z1 \
+	MOV    Z1, (DI) \
+	ADDQ   $64, SI \
+	ADDQ   $64, DI \
+	DECQ   CX \
+	JNZ    loop \
+done: \
+	KMOVW  K2, AX \
+	TESTL  AX, AX \
+	SETNE  ret+24(FP) \
+	VZEROUPPER \
+	RET
+
 // RUNSTEP2 folds the four vectors at SI into the least (Y4, Y5) and
 // greatest (Y6, Y7) lanes and ors "a NaN is among them" into Y10.
 #define RUNSTEP2(MOV, MIN, MAX, CMP) \
@@ -381,3 +433,35 @@ loop:
 done:
 	VZEROUPPER
 	RET
+
+// func minCols32AVX2(acc, xs unsafe.Pointer, n int) bool
+TEXT ·minCols32AVX2(SB), NOSPLIT, $0-25
+	ONECOLS2(3, VMOVUPS, VMINPS, VCMPPS)
+
+// func maxCols32AVX2(acc, xs unsafe.Pointer, n int) bool
+TEXT ·maxCols32AVX2(SB), NOSPLIT, $0-25
+	ONECOLS2(3, VMOVUPS, VMAXPS, VCMPPS)
+
+// func minCols64AVX2(acc, xs unsafe.Pointer, n int) bool
+TEXT ·minCols64AVX2(SB), NOSPLIT, $0-25
+	ONECOLS2(2, VMOVUPD, VMINPD, VCMPPD)
+
+// func maxCols64AVX2(acc, xs unsafe.Pointer, n int) bool
+TEXT ·maxCols64AVX2(SB), NOSPLIT, $0-25
+	ONECOLS2(2, VMOVUPD, VMAXPD, VCMPPD)
+
+// func minCols32AVX512(acc, xs unsafe.Pointer, n int) bool
+TEXT ·minCols32AVX512(SB), NOSPLIT, $0-25
+	ONECOLS512(4, VMOVUPS, VMINPS, VCMPPS)
+
+// func maxCols32AVX512(acc, xs unsafe.Pointer, n int) bool
+TEXT ·maxCols32AVX512(SB), NOSPLIT, $0-25
+	ONECOLS512(4, VMOVUPS, VMAXPS, VCMPPS)
+
+// func minCols64AVX512(acc, xs unsafe.Pointer, n int) bool
+TEXT ·minCols64AVX512(SB), NOSPLIT, $0-25
+	ONECOLS512(3, VMOVUPD, VMINPD, VCMPPD)
+
+// func maxCols64AVX512(acc, xs unsafe.Pointer, n int) bool
+TEXT ·maxCols64AVX512(SB), NOSPLIT, $0-25
+	ONECOLS512(3, VMOVUPD, VMAXPD, VCMPPD)

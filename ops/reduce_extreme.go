@@ -199,6 +199,119 @@ func rangeKernel[T float](wantHi, wantLo bool, simd simdLevel) foldKernel {
 	return k
 }
 
+// extremeKernel is rangeKernel for one extreme, the greatest (isMax) or
+// the least: one value a result, turned to a NaN once its output meets a
+// NaN, so that a row folds into half the bytes.
+func extremeKernel[T float](isMax bool, simd simdLevel) foldKernel {
+	var z T
+	k := foldKernel{size: int(unsafe.Sizeof(z))}
+	id := T(math.Inf(1))
+	if isMax {
+		id = T(math.Inf(-1))
+	}
+	k.init = func(acc []byte) {
+		a := typed[T](acc)
+		for i := range a {
+			a[i] = id
+		}
+	}
+	extreme := func(xs []T) (T, bool) {
+		lo, hi, nan, n := vectorRange(xs, simd)
+		if n == 0 {
+			return extremeBranchy(xs, isMax)
+		}
+		m := lo
+		if isMax {
+			m = hi
+		}
+		if nan || n == len(xs) {
+			return m, !nan
+		}
+		t, ok := extremeBranchy(xs[n:], isMax)
+		if isMax {
+			return max(m, t), ok
+		}
+		return min(m, t), ok
+	}
+	fold := func(a []T, q int, m T, ok bool) {
+		switch {
+		case !ok:
+			a[q] = T(math.NaN())
+		case isMax && m > a[q], !isMax && m < a[q]: // false against a NaN result
+			a[q] = m
+		}
+	}
+	k.call = func(acc []byte, pos int, vals []byte, _ bool, _ *fpFlags) {
+		m, ok := extreme(typed[T](vals))
+		fold(typed[T](acc), pos, m, ok)
+	}
+	k.row = func(acc []byte, pos, step int, vals []byte, _ *fpFlags) {
+		a, xs := typed[T](acc), typed[T](vals)
+		if step == 1 {
+			// As rangeKernel's row: a prefix that met a NaN is folded
+			// again by extremeRow, which sets the NaNs' results.
+			n, nan := vectorExtremeCols(a[pos:], xs, isMax, simd)
+			if nan {
+				extremeRow(a, pos, 1, xs[:n], isMax)
+			}
+			pos, xs = pos+n, xs[n:]
+		}
+		extremeRow(a, pos, step, xs, isMax)
+	}
+	k.partial = func(vals []byte, _ int, _ *fpFlags) [2]uint64 {
+		m, ok := extreme(typed[T](vals))
+		if !ok {
+			m = T(math.NaN())
+		}
+		return [2]uint64{u64(m)}
+	}
+	k.combine = func(acc []byte, pos int, p [2]uint64, _ *fpFlags) {
+		m := fromU64[T](p[0])
+		fold(typed[T](acc), pos, m, m == m)
+	}
+	return k
+}
+
+// extremeRow folds xs[i] into result pos+i*step of a: the greater
+// (isMax) or the lesser by value, a NaN for a NaN, a NaN result kept.
+func extremeRow[T float](a []T, pos, step int, xs []T, isMax bool) {
+	for i, x := range xs {
+		q := pos + i*step
+		switch {
+		case x != x:
+			a[q] = x
+		case isMax && x > a[q], !isMax && x < a[q]: // false against a NaN result
+			a[q] = x
+		}
+	}
+}
+
+// vectorExtremeCols is vectorCols for extremeKernel's results: xs[i]
+// folds into acc[i], the greater (isMax) or the lesser.
+func vectorExtremeCols[T float](acc, xs []T, isMax bool, simd simdLevel) (n int, nan bool) {
+	if !haveReduceKernels || simd < simdAVX2 {
+		return 0, false
+	}
+	var z T
+	size := int(unsafe.Sizeof(z))
+	vec := 32
+	if simd >= simdAVX512 {
+		vec = 64
+	}
+	step := vec / size
+	n = len(xs) / step * step
+	if n == 0 {
+		return 0, false
+	}
+	acc = acc[:n:n] // bounds
+	a, p := unsafe.Pointer(unsafe.SliceData(acc)), unsafe.Pointer(unsafe.SliceData(xs))
+	f := [2][2][2]func(acc, xs unsafe.Pointer, n int) bool{
+		{{minCols64AVX2, maxCols64AVX2}, {minCols64AVX512, maxCols64AVX512}},
+		{{minCols32AVX2, maxCols32AVX2}, {minCols32AVX512, maxCols32AVX512}},
+	}[b2u(size == 4)][b2u(vec == 64)][b2u(isMax)]
+	return n, f(a, p, n)
+}
+
 // rangeLanes is a run kernel's lanes: the least in lo, the greatest in
 // hi, as many as a vector holds.
 type rangeLanes struct{ lo, hi [64]byte }
@@ -314,19 +427,33 @@ func (r recipe) extremesByValue(op operand, keepdims, wantHi, wantLo bool) (hi, 
 	lay := newReduceLayout(op.src.Shape, op.layout, c.red, keepdims)
 	job := newRedJob(newRedPlan(op.src, lay, c.red, c.opt.tuning().reduceBuf), op.src, op.dt, loop, ufMaximum, c.opt)
 	simd := c.opt.tuning().simd
-	k := rangeKernel[float64](wantHi, wantLo, simd)
-	if loop.Size == 4 {
+	single := wantHi != wantLo // one value a result, else (least, greatest) pairs
+	var k foldKernel
+	switch {
+	case single && loop.Size == 4:
+		k = extremeKernel[float32](wantHi, simd)
+	case single:
+		k = extremeKernel[float64](wantHi, simd)
+	case loop.Size == 4:
 		k = rangeKernel[float32](wantHi, wantLo, simd)
+	default:
+		k = rangeKernel[float64](wantHi, wantLo, simd)
 	}
 	job.kernel = &k
 	acc, err := job.reduce()
 	if err != nil {
 		return ndarr{}, ndarr{}, false
 	}
-	his, los := alloc(len(acc)/2/loop.Size, loop), alloc(len(acc)/2/loop.Size, loop)
-	if loop.Size == 4 {
+	n := len(acc) / k.size
+	his, los := alloc(n, loop), alloc(n, loop)
+	switch {
+	case single && wantHi:
+		ok = settleOne(his, acc, loop)
+	case single:
+		ok = settleOne(los, acc, loop)
+	case loop.Size == 4:
 		ok = settleRange(typed[float32](his), typed[float32](los), typed[float32](acc), wantHi, wantLo)
-	} else {
+	default:
 		ok = settleRange(typed[float64](his), typed[float64](los), typed[float64](acc), wantHi, wantLo)
 	}
 	if !ok {
@@ -349,6 +476,25 @@ func settleRange[T float](hi, lo, pairs []T, wantHi, wantLo bool) bool {
 			return false
 		}
 		hi[i], lo[i] = h, l
+	}
+	return true
+}
+
+// settleOne copies extremeKernel's results (loop dtype d) into dst and
+// reports whether they are NumPy's bits: no NaN, no zero.
+func settleOne(dst, vals []byte, d dtype.Dtype) bool {
+	if d.Size == 4 {
+		return settleValues(typed[float32](dst), typed[float32](vals))
+	}
+	return settleValues(typed[float64](dst), typed[float64](vals))
+}
+
+func settleValues[T float](dst, vals []T) bool {
+	for i, v := range vals {
+		if v != v || v == 0 {
+			return false
+		}
+		dst[i] = v
 	}
 	return true
 }

@@ -46,3 +46,35 @@ func countCols32AVX2(counts, xs unsafe.Pointer, n int, mask uint32) {
 func countCols32AVX512(counts, xs unsafe.Pointer, n int, mask uint32) {
 	panic("ops: no countCols32AVX512 on this architecture")
 }
+
+func minCols32AVX2(acc, xs unsafe.Pointer, n int) bool {
+	panic("ops: no minCols32AVX2 on this architecture")
+}
+
+func maxCols32AVX2(acc, xs unsafe.Pointer, n int) bool {
+	panic("ops: no maxCols32AVX2 on this architecture")
+}
+
+func minCols64AVX2(acc, xs unsafe.Pointer, n int) bool {
+	panic("ops: no minCols64AVX2 on this architecture")
+}
+
+func maxCols64AVX2(acc, xs unsafe.Pointer, n int) bool {
+	panic("ops: no maxCols64AVX2 on this architecture")
+}
+
+func minCols32AVX512(acc, xs unsafe.Pointer, n int) bool {
+	panic("ops: no minCols32AVX512 on this architecture")
+}
+
+func maxCols32AVX512(acc, xs unsafe.Pointer, n int) bool {
+	panic("ops: no maxCols32AVX512 on this architecture")
+}
+
+func minCols64AVX512(acc, xs unsafe.Pointer, n int) bool {
+	panic("ops: no minCols64AVX512 on this architecture")
+}
+
+func maxCols64AVX512(acc, xs unsafe.Pointer, n int) bool {
+	panic("ops: no maxCols64AVX512 on this architecture")
+}

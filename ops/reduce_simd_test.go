@@ -127,6 +127,15 @@ func testRangeKernels[T float](t *testing.T) {
 				for _, step := range []int{1, 2} {
 					checkRangeRow(t, fmt.Sprintf("%s/step=%d", label, step), r, k, xs, step, wantHi, wantLo)
 				}
+				if wantHi != wantLo {
+					e := extremeKernel[T](wantHi, level)
+					if n > 0 {
+						checkExtremeCall(t, label+"/one", e, xs, wantHi)
+					}
+					for _, step := range []int{1, 2} {
+						checkExtremeRow(t, fmt.Sprintf("%s/one/step=%d", label, step), r, e, xs, step, wantHi)
+					}
+				}
 			}
 		}
 	}
@@ -210,6 +219,61 @@ func checkRangeRow[T float](t *testing.T, label string, r *rand.Rand, k foldKern
 		}
 		if wantLo && u64(g[0]) != u64(w[0]) || wantHi && u64(g[1]) != u64(w[1]) {
 			t.Fatalf("%s: pair %d is (%v, %v), want (%v, %v)", label, q, g[0], g[1], w[0], w[1])
+		}
+	}
+}
+
+// checkExtremeCall checks extremeKernel's call on xs from the identity
+// against refRange.
+func checkExtremeCall[T float](t *testing.T, label string, k foldKernel, xs []T, isMax bool) {
+	t.Helper()
+	acc := make([]T, 1)
+	k.init(rawBytes(acc))
+	k.call(rawBytes(acc), 0, rawBytes(xs), true, nil)
+	lo, hi, ok := refRange(xs)
+	want := lo
+	if isMax {
+		want = hi
+	}
+	if !ok && acc[0] == acc[0] || ok && acc[0] != want {
+		t.Errorf("%s: call gave %v, want %v (NaN met: %v)", label, acc[0], want, !ok)
+	}
+}
+
+// checkExtremeRow checks extremeKernel's row of xs with step into random
+// results, among them NaNs, against the plain fold, bit for bit (but for
+// which NaN), with poison between the steps and after the row.
+func checkExtremeRow[T float](t *testing.T, label string, r *rand.Rand, k foldKernel, xs []T, step int, isMax bool) {
+	t.Helper()
+	pos := r.IntN(3)
+	nacc := pos + len(xs)*step + 5
+	poison := T(math.Float64frombits(0x7ff4dead0000beef))
+	acc := make([]T, nacc)
+	for q := range acc {
+		acc[q] = poison
+	}
+	for i := range xs {
+		acc[pos+i*step] = T(extremeValue(r))
+	}
+	want := append([]T(nil), acc...)
+	for i, x := range xs {
+		q := pos + i*step
+		switch {
+		case x != x || want[q] != want[q]:
+			want[q] = T(math.NaN())
+		case isMax && x > want[q], !isMax && x < want[q]:
+			want[q] = x
+		}
+	}
+	k.row(rawBytes(acc), pos, step, rawBytes(xs), nil)
+	for q := range acc {
+		folded := q >= pos && (q-pos)%step == 0 && (q-pos)/step < len(xs)
+		g, w := acc[q], want[q]
+		switch {
+		case !folded && u64(g) != u64(poison):
+			t.Fatalf("%s: result %d outside the row was written: %v", label, q, g)
+		case folded && (g != g) != (w != w), folded && w == w && u64(g) != u64(w):
+			t.Fatalf("%s: result %d is %v, want %v", label, q, g, w)
 		}
 	}
 }
