@@ -114,3 +114,47 @@ func minCols64AVX512(acc, xs unsafe.Pointer, n int) bool
 //
 //go:noescape
 func maxCols64AVX512(acc, xs unsafe.Pointer, n int) bool
+
+// addCols32AVX2 is floatAdd's rowFast with step 1 over the n float32s at
+// xs (n a multiple of 8) and the results at acc:
+//
+//	for i, x := range xs { acc[i] += x }
+//
+//go:noescape
+func addCols32AVX2(acc, xs unsafe.Pointer, n int)
+
+// addCols64AVX2 is addCols32AVX2 for float64s, n a multiple of 4.
+//
+//go:noescape
+func addCols64AVX2(acc, xs unsafe.Pointer, n int)
+
+// mulCols32AVX2 is floatMultiply's rowFast with step 1 (acc[i] *= x), n a
+// multiple of 8.
+//
+//go:noescape
+func mulCols32AVX2(acc, xs unsafe.Pointer, n int)
+
+// mulCols64AVX2 is mulCols32AVX2 for float64s, n a multiple of 4.
+//
+//go:noescape
+func mulCols64AVX2(acc, xs unsafe.Pointer, n int)
+
+// addCols32AVX512 is addCols32AVX2, n a multiple of 16.
+//
+//go:noescape
+func addCols32AVX512(acc, xs unsafe.Pointer, n int)
+
+// addCols64AVX512 is addCols64AVX2, n a multiple of 8.
+//
+//go:noescape
+func addCols64AVX512(acc, xs unsafe.Pointer, n int)
+
+// mulCols32AVX512 is mulCols32AVX2, n a multiple of 16.
+//
+//go:noescape
+func mulCols32AVX512(acc, xs unsafe.Pointer, n int)
+
+// mulCols64AVX512 is mulCols64AVX2, n a multiple of 8.
+//
+//go:noescape
+func mulCols64AVX512(acc, xs unsafe.Pointer, n int)

@@ -116,6 +116,47 @@ done: \
 	VZEROUPPER \
 	RET
 
+// ARITHCOLS2 is an AVX2 column step acc[i] = acc[i] OP xs[i] (add or
+// multiply: an exact IEEE operation a lane, so the same bits as the Go
+// loop for every finite result), n elements, 32 bytes (1<<SHIFTN
+// elements) a step.
+#define ARITHCOLS2(SHIFTN, MOV, OP) \
+	MOVQ   acc+0(FP), DI \
+	MOVQ   xs+8(FP), SI \
+	MOVQ   n+16(FP), CX \
+	SHRQ   $SHIFTN, CX \
+	JZ     done \
+loop: \
+	MOV    (SI), Y0 \
+	OP     (DI), Y0, Y0 \
+	MOV    Y0, (DI) \
+	ADDQ   $32, SI \
+	ADDQ   $32, DI \
+	DECQ   CX \
+	JNZ    loop \
+done: \
+	VZEROUPPER \
+	RET
+
+// ARITHCOLS512 is ARITHCOLS2 with 64-byte vectors.
+#define ARITHCOLS512(SHIFTN, MOV, OP) \
+	MOVQ   acc+0(FP), DI \
+	MOVQ   xs+8(FP), SI \
+	MOVQ   n+16(FP), CX \
+	SHRQ   $SHIFTN, CX \
+	JZ     done \
+loop: \
+	MOV    (SI), Z0 \
+	OP     (DI), Z0, Z0 \
+	MOV    Z0, (DI) \
+	ADDQ   $64, SI \
+	ADDQ   $64, DI \
+	DECQ   CX \
+	JNZ    loop \
+done: \
+	VZEROUPPER \
+	RET
+
 // RUNSTEP2 folds the four vectors at SI into the least (Y4, Y5) and
 // greatest (Y6, Y7) lanes and ors "a NaN is among them" into Y10.
 #define RUNSTEP2(MOV, MIN, MAX, CMP) \
@@ -465,3 +506,35 @@ TEXT ·minCols64AVX512(SB), NOSPLIT, $0-25
 // func maxCols64AVX512(acc, xs unsafe.Pointer, n int) bool
 TEXT ·maxCols64AVX512(SB), NOSPLIT, $0-25
 	ONECOLS512(3, VMOVUPD, VMAXPD, VCMPPD)
+
+// func addCols32AVX2(acc, xs unsafe.Pointer, n int)
+TEXT ·addCols32AVX2(SB), NOSPLIT, $0-24
+	ARITHCOLS2(3, VMOVUPS, VADDPS)
+
+// func addCols64AVX2(acc, xs unsafe.Pointer, n int)
+TEXT ·addCols64AVX2(SB), NOSPLIT, $0-24
+	ARITHCOLS2(2, VMOVUPD, VADDPD)
+
+// func mulCols32AVX2(acc, xs unsafe.Pointer, n int)
+TEXT ·mulCols32AVX2(SB), NOSPLIT, $0-24
+	ARITHCOLS2(3, VMOVUPS, VMULPS)
+
+// func mulCols64AVX2(acc, xs unsafe.Pointer, n int)
+TEXT ·mulCols64AVX2(SB), NOSPLIT, $0-24
+	ARITHCOLS2(2, VMOVUPD, VMULPD)
+
+// func addCols32AVX512(acc, xs unsafe.Pointer, n int)
+TEXT ·addCols32AVX512(SB), NOSPLIT, $0-24
+	ARITHCOLS512(4, VMOVUPS, VADDPS)
+
+// func addCols64AVX512(acc, xs unsafe.Pointer, n int)
+TEXT ·addCols64AVX512(SB), NOSPLIT, $0-24
+	ARITHCOLS512(3, VMOVUPD, VADDPD)
+
+// func mulCols32AVX512(acc, xs unsafe.Pointer, n int)
+TEXT ·mulCols32AVX512(SB), NOSPLIT, $0-24
+	ARITHCOLS512(4, VMOVUPS, VMULPS)
+
+// func mulCols64AVX512(acc, xs unsafe.Pointer, n int)
+TEXT ·mulCols64AVX512(SB), NOSPLIT, $0-24
+	ARITHCOLS512(3, VMOVUPD, VMULPD)

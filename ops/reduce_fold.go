@@ -88,9 +88,9 @@ func kernelFor(uf ufuncKind, d dtype.Dtype, simd simdLevel) (foldKernel, error) 
 	case d.Kind == 'f' && d.Size == 2:
 		return halfKernel(uf), nil
 	case d.Kind == 'f' && d.Size == 4:
-		return floatKernel[float32](uf), nil
+		return floatKernel[float32](uf, simd), nil
 	case d.Kind == 'f':
-		return floatKernel[float64](uf), nil
+		return floatKernel[float64](uf, simd), nil
 	case d.Kind == 'c' && d.Size == 8:
 		return complexKernel[float32](uf), nil
 	case d.Kind == 'c':
@@ -116,14 +116,14 @@ func fromU64[T float](u uint64) T {
 
 // floatKernel is FLOAT_/DOUBLE_ add, multiply, maximum, minimum, fmax and
 // fmin (loops_arithm_fp.dispatch.c.src, loops_minmax.dispatch.c.src).
-func floatKernel[T float](uf ufuncKind) foldKernel {
+func floatKernel[T float](uf ufuncKind, simd simdLevel) foldKernel {
 	var z T
 	k := foldKernel{size: int(unsafe.Sizeof(z))}
 	switch uf {
 	case ufAdd:
-		floatAdd[T](&k)
+		floatAdd[T](&k, simd)
 	case ufMultiply:
-		floatMultiply[T](&k)
+		floatMultiply[T](&k, simd)
 	default:
 		floatMinMax[T](&k, uf)
 	}
@@ -131,7 +131,7 @@ func floatKernel[T float](uf ufuncKind) foldKernel {
 }
 
 // floatAdd is FLOAT_add and DOUBLE_add: the pairwise sum of a reduce call.
-func floatAdd[T float](k *foldKernel) {
+func floatAdd[T float](k *foldKernel, simd simdLevel) {
 	k.init = func(acc []byte) { clear(acc) }
 	k.call = func(acc []byte, pos int, vals []byte, _ bool, f *fpFlags) {
 		a := typed[T](acc)
@@ -147,7 +147,8 @@ func floatAdd[T float](k *foldKernel) {
 	k.rowFast = func(acc []byte, pos, step int, vals []byte) {
 		a, xs := typed[T](acc), typed[T](vals)
 		if step == 1 {
-			a = a[pos : pos+len(xs) : pos+len(xs)]
+			n := vectorArithCols(a[pos:], xs, false, simd)
+			a, xs = a[pos+n:pos+len(xs):pos+len(xs)], xs[n:]
 			for i, x := range xs {
 				a[i] += x
 			}
@@ -165,7 +166,7 @@ func floatAdd[T float](k *foldKernel) {
 }
 
 // floatMultiply is FLOAT_multiply and DOUBLE_multiply: one product at a time.
-func floatMultiply[T float](k *foldKernel) {
+func floatMultiply[T float](k *foldKernel, simd simdLevel) {
 	k.init = func(acc []byte) {
 		for i := range typed[T](acc) {
 			typed[T](acc)[i] = 1
@@ -214,7 +215,8 @@ func floatMultiply[T float](k *foldKernel) {
 	k.rowFast = func(acc []byte, pos, step int, vals []byte) {
 		a, xs := typed[T](acc), typed[T](vals)
 		if step == 1 {
-			a = a[pos : pos+len(xs) : pos+len(xs)]
+			n := vectorArithCols(a[pos:], xs, true, simd)
+			a, xs = a[pos+n:pos+len(xs):pos+len(xs)], xs[n:]
 			for i, x := range xs {
 				a[i] *= x
 			}
@@ -224,6 +226,35 @@ func floatMultiply[T float](k *foldKernel) {
 			a[pos+i*step] *= x
 		}
 	}
+}
+
+// vectorArithCols is rowFast's step-1 loop, acc[i] += xs[i] (or *= with
+// multiply), for i below n, the longest prefix of xs the widest kernel
+// simd allows takes whole (0: none), and returns n. Each lane is the one
+// IEEE operation the Go loop does, so every finite result has its bits.
+func vectorArithCols[T float](acc, xs []T, multiply bool, simd simdLevel) int {
+	if !haveReduceKernels || simd < simdAVX2 {
+		return 0
+	}
+	var z T
+	size := int(unsafe.Sizeof(z))
+	vec := 32
+	if simd >= simdAVX512 {
+		vec = 64
+	}
+	step := vec / size
+	n := len(xs) / step * step
+	if n == 0 {
+		return 0
+	}
+	acc = acc[:n:n] // bounds
+	a, p := unsafe.Pointer(unsafe.SliceData(acc)), unsafe.Pointer(unsafe.SliceData(xs))
+	f := [2][2][2]func(acc, xs unsafe.Pointer, n int){
+		{{addCols64AVX2, mulCols64AVX2}, {addCols64AVX512, mulCols64AVX512}},
+		{{addCols32AVX2, mulCols32AVX2}, {addCols32AVX512, mulCols32AVX512}},
+	}[b2u(size == 4)][b2u(vec == 64)][b2u(multiply)]
+	f(a, p, n)
+	return n
 }
 
 // product is p times each of xs in turn, as NumPy's multiply loop folds a

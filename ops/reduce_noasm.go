@@ -78,3 +78,35 @@ func minCols64AVX512(acc, xs unsafe.Pointer, n int) bool {
 func maxCols64AVX512(acc, xs unsafe.Pointer, n int) bool {
 	panic("ops: no maxCols64AVX512 on this architecture")
 }
+
+func addCols32AVX2(acc, xs unsafe.Pointer, n int) {
+	panic("ops: no addCols32AVX2 on this architecture")
+}
+
+func addCols64AVX2(acc, xs unsafe.Pointer, n int) {
+	panic("ops: no addCols64AVX2 on this architecture")
+}
+
+func mulCols32AVX2(acc, xs unsafe.Pointer, n int) {
+	panic("ops: no mulCols32AVX2 on this architecture")
+}
+
+func mulCols64AVX2(acc, xs unsafe.Pointer, n int) {
+	panic("ops: no mulCols64AVX2 on this architecture")
+}
+
+func addCols32AVX512(acc, xs unsafe.Pointer, n int) {
+	panic("ops: no addCols32AVX512 on this architecture")
+}
+
+func addCols64AVX512(acc, xs unsafe.Pointer, n int) {
+	panic("ops: no addCols64AVX512 on this architecture")
+}
+
+func mulCols32AVX512(acc, xs unsafe.Pointer, n int) {
+	panic("ops: no mulCols32AVX512 on this architecture")
+}
+
+func mulCols64AVX512(acc, xs unsafe.Pointer, n int) {
+	panic("ops: no mulCols64AVX512 on this architecture")
+}
