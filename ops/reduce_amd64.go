@@ -158,3 +158,26 @@ func mulCols32AVX512(acc, xs unsafe.Pointer, n int)
 //
 //go:noescape
 func mulCols64AVX512(acc, xs unsafe.Pointer, n int)
+
+// devCols32AVX2 is deviationKernel's rowFast with step 1 over the n
+// float32s at xs (n a multiple of 8), their means and the results at acc:
+//
+//	for i, x := range xs { d := x - means[i]; acc[i] += float32(d * d) }
+//
+//go:noescape
+func devCols32AVX2(acc, xs, means unsafe.Pointer, n int)
+
+// devCols64AVX2 is devCols32AVX2 for float64s, n a multiple of 4.
+//
+//go:noescape
+func devCols64AVX2(acc, xs, means unsafe.Pointer, n int)
+
+// devCols32AVX512 is devCols32AVX2, n a multiple of 16.
+//
+//go:noescape
+func devCols32AVX512(acc, xs, means unsafe.Pointer, n int)
+
+// devCols64AVX512 is devCols64AVX2, n a multiple of 8.
+//
+//go:noescape
+func devCols64AVX512(acc, xs, means unsafe.Pointer, n int)

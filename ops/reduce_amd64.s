@@ -157,6 +157,54 @@ done: \
 	VZEROUPPER \
 	RET
 
+// DEVCOLS2 is an AVX2 column step of the squared deviations, acc[i] +=
+// (xs[i] - means[i])², each operation rounded apart (no fused multiply-
+// add), n elements, 32 bytes (1<<SHIFTN elements) a step.
+#define DEVCOLS2(SHIFTN, MOV, SUB, MUL, ADD) \
+	MOVQ   acc+0(FP), DI \
+	MOVQ   xs+8(FP), SI \
+	MOVQ   means+16(FP), DX \
+	MOVQ   n+24(FP), CX \
+	SHRQ   $SHIFTN, CX \
+	JZ     done \
+loop: \
+	MOV    (SI), Y0 \
+	SUB    (DX), Y0, Y0 \
+	MUL    Y0, Y0, Y0 \
+	ADD    (DI), Y0, Y0 \
+	MOV    Y0, (DI) \
+	ADDQ   $32, SI \
+	ADDQ   $32, DX \
+	ADDQ   $32, DI \
+	DECQ   CX \
+	JNZ    loop \
+done: \
+	VZEROUPPER \
+	RET
+
+// DEVCOLS512 is DEVCOLS2 with 64-byte vectors.
+#define DEVCOLS512(SHIFTN, MOV, SUB, MUL, ADD) \
+	MOVQ   acc+0(FP), DI \
+	MOVQ   xs+8(FP), SI \
+	MOVQ   means+16(FP), DX \
+	MOVQ   n+24(FP), CX \
+	SHRQ   $SHIFTN, CX \
+	JZ     done \
+loop: \
+	MOV    (SI), Z0 \
+	SUB    (DX), Z0, Z0 \
+	MUL    Z0, Z0, Z0 \
+	ADD    (DI), Z0, Z0 \
+	MOV    Z0, (DI) \
+	ADDQ   $64, SI \
+	ADDQ   $64, DX \
+	ADDQ   $64, DI \
+	DECQ   CX \
+	JNZ    loop \
+done: \
+	VZEROUPPER \
+	RET
+
 // RUNSTEP2 folds the four vectors at SI into the least (Y4, Y5) and
 // greatest (Y6, Y7) lanes and ors "a NaN is among them" into Y10.
 #define RUNSTEP2(MOV, MIN, MAX, CMP) \
@@ -538,3 +586,19 @@ TEXT ·mulCols32AVX512(SB), NOSPLIT, $0-24
 // func mulCols64AVX512(acc, xs unsafe.Pointer, n int)
 TEXT ·mulCols64AVX512(SB), NOSPLIT, $0-24
 	ARITHCOLS512(3, VMOVUPD, VMULPD)
+
+// func devCols32AVX2(acc, xs, means unsafe.Pointer, n int)
+TEXT ·devCols32AVX2(SB), NOSPLIT, $0-32
+	DEVCOLS2(3, VMOVUPS, VSUBPS, VMULPS, VADDPS)
+
+// func devCols64AVX2(acc, xs, means unsafe.Pointer, n int)
+TEXT ·devCols64AVX2(SB), NOSPLIT, $0-32
+	DEVCOLS2(2, VMOVUPD, VSUBPD, VMULPD, VADDPD)
+
+// func devCols32AVX512(acc, xs, means unsafe.Pointer, n int)
+TEXT ·devCols32AVX512(SB), NOSPLIT, $0-32
+	DEVCOLS512(4, VMOVUPS, VSUBPS, VMULPS, VADDPS)
+
+// func devCols64AVX512(acc, xs, means unsafe.Pointer, n int)
+TEXT ·devCols64AVX512(SB), NOSPLIT, $0-32
+	DEVCOLS512(3, VMOVUPD, VSUBPD, VMULPD, VADDPD)

@@ -110,3 +110,19 @@ func mulCols32AVX512(acc, xs unsafe.Pointer, n int) {
 func mulCols64AVX512(acc, xs unsafe.Pointer, n int) {
 	panic("ops: no mulCols64AVX512 on this architecture")
 }
+
+func devCols32AVX2(acc, xs, means unsafe.Pointer, n int) {
+	panic("ops: no devCols32AVX2 on this architecture")
+}
+
+func devCols64AVX2(acc, xs, means unsafe.Pointer, n int) {
+	panic("ops: no devCols64AVX2 on this architecture")
+}
+
+func devCols32AVX512(acc, xs, means unsafe.Pointer, n int) {
+	panic("ops: no devCols32AVX512 on this architecture")
+}
+
+func devCols64AVX512(acc, xs, means unsafe.Pointer, n int) {
+	panic("ops: no devCols64AVX512 on this architecture")
+}

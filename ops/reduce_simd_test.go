@@ -377,3 +377,49 @@ func testArithCols[T float](t *testing.T) {
 		}
 	}
 }
+
+// TestDeviationColsMatchLoop checks deviationKernel's rowFast (the column
+// kernels of vectorDeviationCols) at every SIMD level against the plain
+// loop: the same bits for every finite result, NaN for NaN.
+func TestDeviationColsMatchLoop(t *testing.T) {
+	testDeviationCols[float32](t)
+	testDeviationCols[float64](t)
+}
+
+func testDeviationCols[T float](t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 12))
+	var z T
+	for _, level := range reduceSIMDLevels() {
+		for n := 0; n <= 300; n++ {
+			if n > 67 && n%31 != 0 {
+				continue
+			}
+			step := 1 + r.IntN(2)
+			xs := randomFloats[T](r, n, r.IntN(4), true)
+			pos := r.IntN(3)
+			size := pos + n*step + 4
+			means := randomFloats[T](r, size, 0, true)
+			acc := make([]T, size)
+			for i := range acc {
+				acc[i] = T(extremeValue(r))
+			}
+			want := append([]T(nil), acc...)
+			for i, x := range xs {
+				q := pos + i*step
+				d := x - means[q]
+				want[q] += T(d * d)
+			}
+			k := deviationKernel(means, &lockedFlags{}, level)
+			k.rowFast(rawBytes(acc), pos, step, rawBytes(xs))
+			for i := range acc {
+				g, w := acc[i], want[i]
+				if g != g && w != w {
+					continue
+				}
+				if u64(g) != u64(w) {
+					t.Fatalf("f%d/%v/n=%d/step=%d: result %d is %v, want %v", 8*unsafe.Sizeof(z), level, n, step, i, g, w)
+				}
+			}
+		}
+	}
+}
