@@ -129,17 +129,9 @@ func deviationKernel[T float](means []T, sf *lockedFlags, simd simdLevel) foldKe
 // simd allows takes whole (0: none), and returns n. Each lane rounds the
 // subtraction, the product and the sum apart, as the Go loop does.
 func vectorDeviationCols[T float](acc, xs, means []T, simd simdLevel) int {
-	if !haveReduceKernels || simd < simdAVX2 {
-		return 0
-	}
 	var z T
 	size := int(unsafe.Sizeof(z))
-	vec := 32
-	if simd >= simdAVX512 {
-		vec = 64
-	}
-	step := vec / size
-	n := len(xs) / step * step
+	n, wide := vectorPrefix(len(xs), size, 1, simd)
 	if n == 0 {
 		return 0
 	}
@@ -148,7 +140,7 @@ func vectorDeviationCols[T float](acc, xs, means []T, simd simdLevel) int {
 	f := [2][2]func(acc, xs, means unsafe.Pointer, n int){
 		{devCols64AVX2, devCols64AVX512},
 		{devCols32AVX2, devCols32AVX512},
-	}[b2u(size == 4)][b2u(vec == 64)]
+	}[b2u(size == 4)][b2u(wide)]
 	f(a, p, m, n)
 	return n
 }

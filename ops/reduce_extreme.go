@@ -289,17 +289,9 @@ func extremeRow[T float](a []T, pos, step int, xs []T, isMax bool) {
 // vectorExtremeCols is vectorCols for extremeKernel's results: xs[i]
 // folds into acc[i], the greater (isMax) or the lesser.
 func vectorExtremeCols[T float](acc, xs []T, isMax bool, simd simdLevel) (n int, nan bool) {
-	if !haveReduceKernels || simd < simdAVX2 {
-		return 0, false
-	}
 	var z T
 	size := int(unsafe.Sizeof(z))
-	vec := 32
-	if simd >= simdAVX512 {
-		vec = 64
-	}
-	step := vec / size
-	n = len(xs) / step * step
+	n, wide := vectorPrefix(len(xs), size, 1, simd)
 	if n == 0 {
 		return 0, false
 	}
@@ -308,7 +300,7 @@ func vectorExtremeCols[T float](acc, xs []T, isMax bool, simd simdLevel) (n int,
 	f := [2][2][2]func(acc, xs unsafe.Pointer, n int) bool{
 		{{minCols64AVX2, maxCols64AVX2}, {minCols64AVX512, maxCols64AVX512}},
 		{{minCols32AVX2, maxCols32AVX2}, {minCols32AVX512, maxCols32AVX512}},
-	}[b2u(size == 4)][b2u(vec == 64)][b2u(isMax)]
+	}[b2u(size == 4)][b2u(wide)][b2u(isMax)]
 	return n, f(a, p, n)
 }
 
@@ -316,22 +308,34 @@ func vectorExtremeCols[T float](acc, xs []T, isMax bool, simd simdLevel) (n int,
 // hi, as many as a vector holds.
 type rangeLanes struct{ lo, hi [64]byte }
 
+// vectorPrefix is how many of n elements of size bytes the vector
+// kernels at simd take whole, unroll vectors a step (a multiple of that),
+// 0 where none may run; wide says the kernel is AVX-512's (64-byte
+// vectors), else AVX2's (32).
+func vectorPrefix(n, size, unroll int, simd simdLevel) (m int, wide bool) {
+	if !haveReduceKernels || simd < simdAVX2 {
+		return 0, false
+	}
+	wide = simd >= simdAVX512
+	step := unroll * 32 / size
+	if wide {
+		step *= 2
+	}
+	return n / step * step, wide
+}
+
 // vectorRange is the least and greatest by value of xs[:n], n the longest
 // prefix of xs the widest run kernel simd allows takes whole (0: none),
 // and whether a NaN is among them (lo and hi then mean nothing).
 func vectorRange[T float](xs []T, simd simdLevel) (lo, hi T, nan bool, n int) {
-	if !haveReduceKernels || simd < simdAVX2 {
-		return lo, hi, false, 0
-	}
 	size := int(unsafe.Sizeof(lo))
-	vec := 32 // bytes
-	if simd >= simdAVX512 {
-		vec = 64
-	}
-	step := 4 * vec / size // four vectors a step
-	n = len(xs) / step * step
+	n, wide := vectorPrefix(len(xs), size, 4, simd)
 	if n == 0 {
 		return lo, hi, false, 0
+	}
+	vec := 32 // bytes
+	if wide {
+		vec = 64
 	}
 	var l rangeLanes
 	los, his := typed[T](l.lo[:vec]), typed[T](l.hi[:vec])
@@ -340,11 +344,11 @@ func vectorRange[T float](xs []T, simd simdLevel) (lo, hi T, nan bool, n int) {
 	}
 	p := unsafe.Pointer(unsafe.SliceData(xs))
 	switch {
-	case size == 4 && vec == 64:
+	case size == 4 && wide:
 		nan = rangeRun32AVX512(&l, p, n)
 	case size == 4:
 		nan = rangeRun32AVX2(&l, p, n)
-	case vec == 64:
+	case wide:
 		nan = rangeRun64AVX512(&l, p, n)
 	default:
 		nan = rangeRun64AVX2(&l, p, n)
@@ -361,28 +365,20 @@ func vectorRange[T float](xs []T, simd simdLevel) (lo, hi T, nan bool, n int) {
 // column kernel simd allows takes whole (0: none), and reports whether a
 // NaN was among them: their pairs are left as they were.
 func vectorCols[T float](pairs, xs []T, simd simdLevel) (n int, nan bool) {
-	if !haveReduceKernels || simd < simdAVX2 {
-		return 0, false
-	}
 	var z T
 	size := int(unsafe.Sizeof(z))
-	vec := 32
-	if simd >= simdAVX512 {
-		vec = 64
-	}
-	step := vec / size
-	n = len(xs) / step * step
+	n, wide := vectorPrefix(len(xs), size, 1, simd)
 	if n == 0 {
 		return 0, false
 	}
 	pairs = pairs[: 2*n : 2*n] // bounds
 	a, p := unsafe.Pointer(unsafe.SliceData(pairs)), unsafe.Pointer(unsafe.SliceData(xs))
 	switch {
-	case size == 4 && vec == 64:
+	case size == 4 && wide:
 		return n, rangeCols32AVX512(a, p, n)
 	case size == 4:
 		return n, rangeCols32AVX2(a, p, n)
-	case vec == 64:
+	case wide:
 		return n, rangeCols64AVX512(a, p, n)
 	}
 	return n, rangeCols64AVX2(a, p, n)

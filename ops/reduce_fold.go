@@ -233,17 +233,9 @@ func floatMultiply[T float](k *foldKernel, simd simdLevel) {
 // simd allows takes whole (0: none), and returns n. Each lane is the one
 // IEEE operation the Go loop does, so every finite result has its bits.
 func vectorArithCols[T float](acc, xs []T, multiply bool, simd simdLevel) int {
-	if !haveReduceKernels || simd < simdAVX2 {
-		return 0
-	}
 	var z T
 	size := int(unsafe.Sizeof(z))
-	vec := 32
-	if simd >= simdAVX512 {
-		vec = 64
-	}
-	step := vec / size
-	n := len(xs) / step * step
+	n, wide := vectorPrefix(len(xs), size, 1, simd)
 	if n == 0 {
 		return 0
 	}
@@ -252,7 +244,7 @@ func vectorArithCols[T float](acc, xs []T, multiply bool, simd simdLevel) int {
 	f := [2][2][2]func(acc, xs unsafe.Pointer, n int){
 		{{addCols64AVX2, mulCols64AVX2}, {addCols64AVX512, mulCols64AVX512}},
 		{{addCols32AVX2, mulCols32AVX2}, {addCols32AVX512, mulCols32AVX512}},
-	}[b2u(size == 4)][b2u(vec == 64)][b2u(multiply)]
+	}[b2u(size == 4)][b2u(wide)][b2u(multiply)]
 	f(a, p, n)
 	return n
 }

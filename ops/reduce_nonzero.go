@@ -173,20 +173,13 @@ func nonzeroKernel(d dtype.Dtype, simd simdLevel) foldKernel {
 // for i below n, the longest prefix of us the widest column kernel simd
 // allows takes whole (0: none), and returns n.
 func vectorCounts(counts []int64, us []uint32, mask uint32, simd simdLevel) int {
-	if !haveReduceKernels || simd < simdAVX2 {
-		return 0
-	}
-	step := 8
-	if simd >= simdAVX512 {
-		step = 16
-	}
-	n := len(us) / step * step
+	n, wide := vectorPrefix(len(us), 4, 1, simd)
 	if n == 0 {
 		return 0
 	}
 	counts = counts[:n:n] // bounds
 	c, p := unsafe.Pointer(unsafe.SliceData(counts)), unsafe.Pointer(unsafe.SliceData(us))
-	if step == 16 {
+	if wide {
 		countCols32AVX512(c, p, n, mask)
 	} else {
 		countCols32AVX2(c, p, n, mask)
