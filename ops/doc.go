@@ -105,13 +105,17 @@
 // split of 4-byte keys through 64-byte line buffers written with
 // non-temporal stores and its in-cache bucket passes (sort_amd64.s),
 // unique-consecutive's run count and compress with AVX2 or AVX-512
-// (unique_amd64.s), compare's fold of float32 and float64 pairs with
-// AVX2 (compare_amd64.s), and the tiled transpose of 4-byte elements in
-// 8×8 register blocks with AVX2 (transpose_amd64.s; copyStrided[uint32]
-// is its loop). Each kernel's doc comment is the Go loop it
-// equals, and that loop is kept: it runs on other architectures, for the
-// inputs a kernel does not take (strided, byte-swapped, mixed dtypes), and
-// whenever tuning.simd is lowered. The level is the widest the CPU has
+// (unique_amd64.s), compare's fold of float32 and float64 pairs with AVX2
+// (compare_amd64.s), the tiled transpose of 4-byte elements in 8×8
+// register blocks with AVX2 (transpose_amd64.s; copyStrided[uint32] is its
+// loop), and, with AVX2 or AVX-512 (reduce_amd64.s), the by-value extremes
+// of min, max, ptp, nanmin and nanmax over a run and into a row of results
+// (pairs, or one value where one extreme is wanted) and the nonzero counts
+// of count_nonzero, any and all into a row of results. Each kernel's doc
+// comment is the Go loop it equals, and that loop is kept: it runs on other
+// architectures, for the inputs a kernel does not take (strided,
+// byte-swapped, mixed dtypes), and whenever tuning.simd is lowered. The
+// level is the widest the CPU has
 // (golang.org/x/sys/cpu), capped by the environment variable STRIDER_SIMD
 // (none, sse2, avx2, avx512) so that each path can be measured on one
 // machine; the tests set it per call and check every kernel against its

@@ -74,8 +74,9 @@ func squaresSum[T float](xs []T, m T, f *fpFlags, sf *lockedFlags) T {
 
 // deviationKernel is the add loop over the squared deviations of the
 // elements from means (by result position), recording the subtraction's
-// and the product's exceptions in sf.
-func deviationKernel[T float](means []T, sf *lockedFlags) foldKernel {
+// and the product's exceptions in sf; simd is the widest column kernel
+// its rowFast may run.
+func deviationKernel[T float](means []T, sf *lockedFlags, simd simdLevel) foldKernel {
 	var z T
 	k := foldKernel{size: int(unsafe.Sizeof(z))}
 	k.init = func(acc []byte) { clear(acc) }
@@ -109,14 +110,39 @@ func deviationKernel[T float](means []T, sf *lockedFlags) foldKernel {
 		}
 	}
 	k.rowFast = func(acc []byte, pos, step int, vals []byte) {
-		a := typed[T](acc)
-		for i, x := range typed[T](vals) {
+		a, xs := typed[T](acc), typed[T](vals)
+		if step == 1 {
+			n := vectorDeviationCols(a[pos:], xs, means[pos:], simd)
+			pos, xs = pos+n, xs[n:]
+		}
+		for i, x := range xs {
 			q := pos + i*step
 			d := x - means[q]
 			a[q] += T(d * d)
 		}
 	}
 	return k
+}
+
+// vectorDeviationCols is rowFast's step-1 loop, acc[i] += (xs[i] -
+// means[i])², for i below n, the longest prefix of xs the widest kernel
+// simd allows takes whole (0: none), and returns n. Each lane rounds the
+// subtraction, the product and the sum apart, as the Go loop does.
+func vectorDeviationCols[T float](acc, xs, means []T, simd simdLevel) int {
+	var z T
+	size := int(unsafe.Sizeof(z))
+	n, wide := vectorPrefix(len(xs), size, 1, simd)
+	if n == 0 {
+		return 0
+	}
+	acc, means = acc[:n:n], means[:n:n] // bounds
+	a, p, m := unsafe.Pointer(unsafe.SliceData(acc)), unsafe.Pointer(unsafe.SliceData(xs)), unsafe.Pointer(unsafe.SliceData(means))
+	f := [2][2]func(acc, xs, means unsafe.Pointer, n int){
+		{devCols64AVX2, devCols64AVX512},
+		{devCols32AVX2, devCols32AVX512},
+	}[b2u(size == 4)][b2u(wide)]
+	f(a, p, m, n)
+	return n
 }
 
 // deviationSum is add.reduce of (x - mean)² over the elements of op in
@@ -134,9 +160,9 @@ func (r recipe) deviationSum(op operand, means []byte, d dtype.Dtype, keepdims b
 	job.kflags = &lockedFlags{}
 	var k foldKernel
 	if d.Size == 4 {
-		k = deviationKernel(typed[float32](means), job.kflags)
+		k = deviationKernel(typed[float32](means), job.kflags, c.opt.tuning().simd)
 	} else {
-		k = deviationKernel(typed[float64](means), job.kflags)
+		k = deviationKernel(typed[float64](means), job.kflags, c.opt.tuning().simd)
 	}
 	job.kernel = &k
 	acc, err := job.reduce()

@@ -134,7 +134,7 @@ func (j *redJob) foldKernel() (foldKernel, error) {
 	if j.kernel != nil {
 		return *j.kernel, nil
 	}
-	return kernelFor(j.uf, j.loop)
+	return kernelFor(j.uf, j.loop, j.opt.tuning().simd)
 }
 
 // reduce runs the job into a fresh result buffer, which it returns.

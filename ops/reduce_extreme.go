@@ -127,8 +127,10 @@ func floatRange[T float](xs []T) (lo, hi T, ok bool) {
 // rangeKernel folds float32 or float64 values into pairs, the least and
 // the greatest of each output by value (the one wanted, or both), a pair
 // turned to NaNs once its output meets a NaN. Every fold is order-free,
-// so the engine runs its partials on every thread.
-func rangeKernel[T float](wantHi, wantLo bool) foldKernel {
+// so the engine runs its partials on every thread. simd is the widest
+// vector kernel it may run (reduce_amd64.s); every level gives the same
+// results.
+func rangeKernel[T float](wantHi, wantLo bool, simd simdLevel) foldKernel {
 	var z T
 	k := foldKernel{size: 2 * int(unsafe.Sizeof(z))}
 	k.init = func(acc []byte) {
@@ -138,6 +140,23 @@ func rangeKernel[T float](wantHi, wantLo bool) foldKernel {
 		}
 	}
 	extremes := func(xs []T) (lo, hi T, ok bool) {
+		if vlo, vhi, nan, n := vectorRange(xs, simd); n > 0 {
+			if nan {
+				return lo, hi, false
+			}
+			lo, hi, ok = vlo, vhi, true
+			if n < len(xs) {
+				l, h, tok := floatRange(xs[n:])
+				lo, hi, ok = min(lo, l), max(hi, h), tok
+			}
+			if !wantLo {
+				lo = T(math.Inf(1))
+			}
+			if !wantHi {
+				hi = T(math.Inf(-1))
+			}
+			return lo, hi, ok
+		}
 		switch {
 		case wantHi && wantLo:
 			return floatRange(xs)
@@ -153,7 +172,18 @@ func rangeKernel[T float](wantHi, wantLo bool) foldKernel {
 		foldRange(typed[T](acc)[2*pos:], lo, hi, ok)
 	}
 	k.row = func(acc []byte, pos, step int, vals []byte, _ *fpFlags) {
-		rangeRow(typed[T](acc), pos, step, typed[T](vals), wantHi, wantLo)
+		a, xs := typed[T](acc), typed[T](vals)
+		if step == 1 {
+			// The kernel folds a prefix by value; one that met a NaN is
+			// folded again by rangeRow, which sets the NaNs' pairs (a
+			// second fold of the same values changes nothing else).
+			n, nan := vectorCols(a[2*pos:], xs, simd)
+			if nan {
+				rangeRow(a, pos, 1, xs[:n], wantHi, wantLo)
+			}
+			pos, xs = pos+n, xs[n:]
+		}
+		rangeRow(a, pos, step, xs, wantHi, wantLo)
 	}
 	k.partial = func(vals []byte, _ int, _ *fpFlags) [2]uint64 {
 		lo, hi, ok := extremes(typed[T](vals))
@@ -167,6 +197,191 @@ func rangeKernel[T float](wantHi, wantLo bool) foldKernel {
 		foldRange(typed[T](acc)[2*pos:], lo, hi, hi == hi)
 	}
 	return k
+}
+
+// extremeKernel is rangeKernel for one extreme, the greatest (isMax) or
+// the least: one value a result, turned to a NaN once its output meets a
+// NaN, so that a row folds into half the bytes.
+func extremeKernel[T float](isMax bool, simd simdLevel) foldKernel {
+	var z T
+	k := foldKernel{size: int(unsafe.Sizeof(z))}
+	id := T(math.Inf(1))
+	if isMax {
+		id = T(math.Inf(-1))
+	}
+	k.init = func(acc []byte) {
+		a := typed[T](acc)
+		for i := range a {
+			a[i] = id
+		}
+	}
+	extreme := func(xs []T) (T, bool) {
+		lo, hi, nan, n := vectorRange(xs, simd)
+		if n == 0 {
+			return extremeBranchy(xs, isMax)
+		}
+		m := lo
+		if isMax {
+			m = hi
+		}
+		if nan || n == len(xs) {
+			return m, !nan
+		}
+		t, ok := extremeBranchy(xs[n:], isMax)
+		if isMax {
+			return max(m, t), ok
+		}
+		return min(m, t), ok
+	}
+	fold := func(a []T, q int, m T, ok bool) {
+		switch {
+		case !ok:
+			a[q] = T(math.NaN())
+		case isMax && m > a[q], !isMax && m < a[q]: // false against a NaN result
+			a[q] = m
+		}
+	}
+	k.call = func(acc []byte, pos int, vals []byte, _ bool, _ *fpFlags) {
+		m, ok := extreme(typed[T](vals))
+		fold(typed[T](acc), pos, m, ok)
+	}
+	k.row = func(acc []byte, pos, step int, vals []byte, _ *fpFlags) {
+		a, xs := typed[T](acc), typed[T](vals)
+		if step == 1 {
+			// As rangeKernel's row: a prefix that met a NaN is folded
+			// again by extremeRow, which sets the NaNs' results.
+			n, nan := vectorExtremeCols(a[pos:], xs, isMax, simd)
+			if nan {
+				extremeRow(a, pos, 1, xs[:n], isMax)
+			}
+			pos, xs = pos+n, xs[n:]
+		}
+		extremeRow(a, pos, step, xs, isMax)
+	}
+	k.partial = func(vals []byte, _ int, _ *fpFlags) [2]uint64 {
+		m, ok := extreme(typed[T](vals))
+		if !ok {
+			m = T(math.NaN())
+		}
+		return [2]uint64{u64(m)}
+	}
+	k.combine = func(acc []byte, pos int, p [2]uint64, _ *fpFlags) {
+		m := fromU64[T](p[0])
+		fold(typed[T](acc), pos, m, m == m)
+	}
+	return k
+}
+
+// extremeRow folds xs[i] into result pos+i*step of a: the greater
+// (isMax) or the lesser by value, a NaN for a NaN, a NaN result kept.
+func extremeRow[T float](a []T, pos, step int, xs []T, isMax bool) {
+	for i, x := range xs {
+		q := pos + i*step
+		switch {
+		case x != x:
+			a[q] = x
+		case isMax && x > a[q], !isMax && x < a[q]: // false against a NaN result
+			a[q] = x
+		}
+	}
+}
+
+// vectorExtremeCols is vectorCols for extremeKernel's results: xs[i]
+// folds into acc[i], the greater (isMax) or the lesser.
+func vectorExtremeCols[T float](acc, xs []T, isMax bool, simd simdLevel) (n int, nan bool) {
+	var z T
+	size := int(unsafe.Sizeof(z))
+	n, wide := vectorPrefix(len(xs), size, 1, simd)
+	if n == 0 {
+		return 0, false
+	}
+	acc = acc[:n:n] // bounds
+	a, p := unsafe.Pointer(unsafe.SliceData(acc)), unsafe.Pointer(unsafe.SliceData(xs))
+	f := [2][2][2]func(acc, xs unsafe.Pointer, n int) bool{
+		{{minCols64AVX2, maxCols64AVX2}, {minCols64AVX512, maxCols64AVX512}},
+		{{minCols32AVX2, maxCols32AVX2}, {minCols32AVX512, maxCols32AVX512}},
+	}[b2u(size == 4)][b2u(wide)][b2u(isMax)]
+	return n, f(a, p, n)
+}
+
+// rangeLanes is a run kernel's lanes: the least in lo, the greatest in
+// hi, as many as a vector holds.
+type rangeLanes struct{ lo, hi [64]byte }
+
+// vectorPrefix is how many of n elements of size bytes the vector
+// kernels at simd take whole, unroll vectors a step (a multiple of that),
+// 0 where none may run; wide says the kernel is AVX-512's (64-byte
+// vectors), else AVX2's (32).
+func vectorPrefix(n, size, unroll int, simd simdLevel) (m int, wide bool) {
+	if !haveReduceKernels || simd < simdAVX2 {
+		return 0, false
+	}
+	wide = simd >= simdAVX512
+	step := unroll * 32 / size
+	if wide {
+		step *= 2
+	}
+	return n / step * step, wide
+}
+
+// vectorRange is the least and greatest by value of xs[:n], n the longest
+// prefix of xs the widest run kernel simd allows takes whole (0: none),
+// and whether a NaN is among them (lo and hi then mean nothing).
+func vectorRange[T float](xs []T, simd simdLevel) (lo, hi T, nan bool, n int) {
+	size := int(unsafe.Sizeof(lo))
+	n, wide := vectorPrefix(len(xs), size, 4, simd)
+	if n == 0 {
+		return lo, hi, false, 0
+	}
+	vec := 32 // bytes
+	if wide {
+		vec = 64
+	}
+	var l rangeLanes
+	los, his := typed[T](l.lo[:vec]), typed[T](l.hi[:vec])
+	for j := range los {
+		los[j], his[j] = T(math.Inf(1)), T(math.Inf(-1))
+	}
+	p := unsafe.Pointer(unsafe.SliceData(xs))
+	switch {
+	case size == 4 && wide:
+		nan = rangeRun32AVX512(&l, p, n)
+	case size == 4:
+		nan = rangeRun32AVX2(&l, p, n)
+	case wide:
+		nan = rangeRun64AVX512(&l, p, n)
+	default:
+		nan = rangeRun64AVX2(&l, p, n)
+	}
+	lo, hi = los[0], his[0]
+	for j := range los {
+		lo, hi = min(lo, los[j]), max(hi, his[j])
+	}
+	return lo, hi, nan, n
+}
+
+// vectorCols folds xs[i] into the pair pairs[2i], pairs[2i+1] (least,
+// greatest) by value for i below n, the longest prefix of xs the widest
+// column kernel simd allows takes whole (0: none), and reports whether a
+// NaN was among them: their pairs are left as they were.
+func vectorCols[T float](pairs, xs []T, simd simdLevel) (n int, nan bool) {
+	var z T
+	size := int(unsafe.Sizeof(z))
+	n, wide := vectorPrefix(len(xs), size, 1, simd)
+	if n == 0 {
+		return 0, false
+	}
+	pairs = pairs[: 2*n : 2*n] // bounds
+	a, p := unsafe.Pointer(unsafe.SliceData(pairs)), unsafe.Pointer(unsafe.SliceData(xs))
+	switch {
+	case size == 4 && wide:
+		return n, rangeCols32AVX512(a, p, n)
+	case size == 4:
+		return n, rangeCols32AVX2(a, p, n)
+	case wide:
+		return n, rangeCols64AVX512(a, p, n)
+	}
+	return n, rangeCols64AVX2(a, p, n)
 }
 
 // rangeRow folds xs[i] into the pair of output pos+i*step of a: a compare
@@ -207,19 +422,34 @@ func (r recipe) extremesByValue(op operand, keepdims, wantHi, wantLo bool) (hi, 
 	}
 	lay := newReduceLayout(op.src.Shape, op.layout, c.red, keepdims)
 	job := newRedJob(newRedPlan(op.src, lay, c.red, c.opt.tuning().reduceBuf), op.src, op.dt, loop, ufMaximum, c.opt)
-	k := rangeKernel[float64](wantHi, wantLo)
-	if loop.Size == 4 {
-		k = rangeKernel[float32](wantHi, wantLo)
+	simd := c.opt.tuning().simd
+	single := wantHi != wantLo // one value a result, else (least, greatest) pairs
+	var k foldKernel
+	switch {
+	case single && loop.Size == 4:
+		k = extremeKernel[float32](wantHi, simd)
+	case single:
+		k = extremeKernel[float64](wantHi, simd)
+	case loop.Size == 4:
+		k = rangeKernel[float32](wantHi, wantLo, simd)
+	default:
+		k = rangeKernel[float64](wantHi, wantLo, simd)
 	}
 	job.kernel = &k
 	acc, err := job.reduce()
 	if err != nil {
 		return ndarr{}, ndarr{}, false
 	}
-	his, los := alloc(len(acc)/2/loop.Size, loop), alloc(len(acc)/2/loop.Size, loop)
-	if loop.Size == 4 {
+	n := len(acc) / k.size
+	his, los := alloc(n, loop), alloc(n, loop)
+	switch {
+	case single && wantHi:
+		ok = settleOne(his, acc, loop)
+	case single:
+		ok = settleOne(los, acc, loop)
+	case loop.Size == 4:
 		ok = settleRange(typed[float32](his), typed[float32](los), typed[float32](acc), wantHi, wantLo)
-	} else {
+	default:
 		ok = settleRange(typed[float64](his), typed[float64](los), typed[float64](acc), wantHi, wantLo)
 	}
 	if !ok {
@@ -242,6 +472,25 @@ func settleRange[T float](hi, lo, pairs []T, wantHi, wantLo bool) bool {
 			return false
 		}
 		hi[i], lo[i] = h, l
+	}
+	return true
+}
+
+// settleOne copies extremeKernel's results (loop dtype d) into dst and
+// reports whether they are NumPy's bits: no NaN, no zero.
+func settleOne(dst, vals []byte, d dtype.Dtype) bool {
+	if d.Size == 4 {
+		return settleValues(typed[float32](dst), typed[float32](vals))
+	}
+	return settleValues(typed[float64](dst), typed[float64](vals))
+}
+
+func settleValues[T float](dst, vals []T) bool {
+	for i, v := range vals {
+		if v != v || v == 0 {
+			return false
+		}
+		dst[i] = v
 	}
 	return true
 }

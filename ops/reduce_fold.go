@@ -35,6 +35,16 @@ type foldKernel struct {
 	// separate calls may be taken in any order, on any thread.
 	partial func(vals []byte, pos int, f *fpFlags) [2]uint64
 	combine func(acc []byte, pos int, p [2]uint64, f *fpFlags)
+	// settled, look and jump, when set, let the calls of an output whose
+	// result has settled run side by side (lookOver): settled reports
+	// that acc[pos] is such a result; look summarizes a call's values for
+	// that result (read, not written), in any order, on any thread; jump(acc,
+	// pos, look(acc, pos, vals)) is call(acc, pos, vals, ...) and true
+	// where the summary settles the result acc[pos] has by then, else
+	// false with acc unchanged.
+	settled func(acc []byte, pos int) bool
+	look    func(acc []byte, pos int, vals []byte) [2]uint64
+	jump    func(acc []byte, pos int, s [2]uint64) bool
 }
 
 // typed views b as a []T (b is aligned for T).
@@ -47,11 +57,12 @@ func typed[T any](b []byte) []T {
 	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), n)
 }
 
-// kernelFor returns the inner loop of uf for loop dtype d.
-func kernelFor(uf ufuncKind, d dtype.Dtype) (foldKernel, error) {
+// kernelFor returns the inner loop of uf for loop dtype d, running vector
+// kernels up to simd.
+func kernelFor(uf ufuncKind, d dtype.Dtype, simd simdLevel) (foldKernel, error) {
 	switch {
 	case uf == ufNonzero:
-		return nonzeroKernel(d), nil
+		return nonzeroKernel(d, simd), nil
 	case d.Kind == 'b':
 		return boolKernel(uf), nil
 	case d.Kind == 'i':
@@ -77,9 +88,9 @@ func kernelFor(uf ufuncKind, d dtype.Dtype) (foldKernel, error) {
 	case d.Kind == 'f' && d.Size == 2:
 		return halfKernel(uf), nil
 	case d.Kind == 'f' && d.Size == 4:
-		return floatKernel[float32](uf), nil
+		return floatKernel[float32](uf, simd), nil
 	case d.Kind == 'f':
-		return floatKernel[float64](uf), nil
+		return floatKernel[float64](uf, simd), nil
 	case d.Kind == 'c' && d.Size == 8:
 		return complexKernel[float32](uf), nil
 	case d.Kind == 'c':
@@ -105,14 +116,14 @@ func fromU64[T float](u uint64) T {
 
 // floatKernel is FLOAT_/DOUBLE_ add, multiply, maximum, minimum, fmax and
 // fmin (loops_arithm_fp.dispatch.c.src, loops_minmax.dispatch.c.src).
-func floatKernel[T float](uf ufuncKind) foldKernel {
+func floatKernel[T float](uf ufuncKind, simd simdLevel) foldKernel {
 	var z T
 	k := foldKernel{size: int(unsafe.Sizeof(z))}
 	switch uf {
 	case ufAdd:
-		floatAdd[T](&k)
+		floatAdd[T](&k, simd)
 	case ufMultiply:
-		floatMultiply[T](&k)
+		floatMultiply[T](&k, simd)
 	default:
 		floatMinMax[T](&k, uf)
 	}
@@ -120,7 +131,7 @@ func floatKernel[T float](uf ufuncKind) foldKernel {
 }
 
 // floatAdd is FLOAT_add and DOUBLE_add: the pairwise sum of a reduce call.
-func floatAdd[T float](k *foldKernel) {
+func floatAdd[T float](k *foldKernel, simd simdLevel) {
 	k.init = func(acc []byte) { clear(acc) }
 	k.call = func(acc []byte, pos int, vals []byte, _ bool, f *fpFlags) {
 		a := typed[T](acc)
@@ -136,7 +147,8 @@ func floatAdd[T float](k *foldKernel) {
 	k.rowFast = func(acc []byte, pos, step int, vals []byte) {
 		a, xs := typed[T](acc), typed[T](vals)
 		if step == 1 {
-			a = a[pos : pos+len(xs) : pos+len(xs)]
+			n := vectorArithCols(a[pos:], xs, false, simd)
+			a, xs = a[pos+n:pos+len(xs):pos+len(xs)], xs[n:]
 			for i, x := range xs {
 				a[i] += x
 			}
@@ -154,7 +166,7 @@ func floatAdd[T float](k *foldKernel) {
 }
 
 // floatMultiply is FLOAT_multiply and DOUBLE_multiply: one product at a time.
-func floatMultiply[T float](k *foldKernel) {
+func floatMultiply[T float](k *foldKernel, simd simdLevel) {
 	k.init = func(acc []byte) {
 		for i := range typed[T](acc) {
 			typed[T](acc)[i] = 1
@@ -163,6 +175,36 @@ func floatMultiply[T float](k *foldKernel) {
 	k.call = func(acc []byte, pos int, vals []byte, _ bool, f *fpFlags) {
 		a := typed[T](acc)
 		a[pos] = product(a[pos], typed[T](vals), f)
+	}
+	// A product that is a zero, an infinity or a NaN stays one (product):
+	// a call's factors summarized say what it does, as saturated does,
+	// for the kind of result the summary was made for.
+	k.settled = func(acc []byte, pos int) bool {
+		p := typed[T](acc)[pos]
+		return p == 0 || !finite(p)
+	}
+	k.look = func(acc []byte, pos int, vals []byte) [2]uint64 {
+		p := typed[T](acc)[pos]
+		if p != p {
+			return [2]uint64{2}
+		}
+		q, ok := saturated(p, typed[T](vals))
+		return [2]uint64{uint64(b2u(p != 0)), uint64(b2u(ok)) | uint64(b2u(u64(q) != u64(p)))<<1}
+	}
+	k.jump = func(acc []byte, pos int, s [2]uint64) bool {
+		a := typed[T](acc)
+		p := a[pos]
+		switch {
+		case p != p:
+			return true // a NaN times anything is this NaN, and raises nothing
+		case s[0] != uint64(b2u(p != 0)), s[1]&1 == 0:
+			return false // made for another kind of result, or it does not settle this one
+		}
+		odd := s[1]>>1 != 0
+		if odd {
+			a[pos] = -p
+		}
+		return true
 	}
 	k.row = func(acc []byte, pos, step int, vals []byte, f *fpFlags) {
 		a := typed[T](acc)
@@ -173,7 +215,8 @@ func floatMultiply[T float](k *foldKernel) {
 	k.rowFast = func(acc []byte, pos, step int, vals []byte) {
 		a, xs := typed[T](acc), typed[T](vals)
 		if step == 1 {
-			a = a[pos : pos+len(xs) : pos+len(xs)]
+			n := vectorArithCols(a[pos:], xs, true, simd)
+			a, xs = a[pos+n:pos+len(xs):pos+len(xs)], xs[n:]
 			for i, x := range xs {
 				a[i] *= x
 			}
@@ -183,6 +226,27 @@ func floatMultiply[T float](k *foldKernel) {
 			a[pos+i*step] *= x
 		}
 	}
+}
+
+// vectorArithCols is rowFast's step-1 loop, acc[i] += xs[i] (or *= with
+// multiply), for i below n, the longest prefix of xs the widest kernel
+// simd allows takes whole (0: none), and returns n. Each lane is the one
+// IEEE operation the Go loop does, so every finite result has its bits.
+func vectorArithCols[T float](acc, xs []T, multiply bool, simd simdLevel) int {
+	var z T
+	size := int(unsafe.Sizeof(z))
+	n, wide := vectorPrefix(len(xs), size, 1, simd)
+	if n == 0 {
+		return 0
+	}
+	acc = acc[:n:n] // bounds
+	a, p := unsafe.Pointer(unsafe.SliceData(acc)), unsafe.Pointer(unsafe.SliceData(xs))
+	f := [2][2][2]func(acc, xs unsafe.Pointer, n int){
+		{{addCols64AVX2, mulCols64AVX2}, {addCols64AVX512, mulCols64AVX512}},
+		{{addCols32AVX2, mulCols32AVX2}, {addCols32AVX512, mulCols32AVX512}},
+	}[b2u(size == 4)][b2u(wide)][b2u(multiply)]
+	f(a, p, n)
+	return n
 }
 
 // product is p times each of xs in turn, as NumPy's multiply loop folds a

@@ -126,8 +126,9 @@ func countPairs(us []uint64, mask uint64) int64 {
 }
 
 // nonzeroKernel is the count of nonzero elements of native dtype d into
-// int64 results: the kernel of ufNonzero.
-func nonzeroKernel(d dtype.Dtype) foldKernel {
+// int64 results: the kernel of ufNonzero. simd is the widest vector
+// kernel it may run (reduce_amd64.s); every level gives the same counts.
+func nonzeroKernel(d dtype.Dtype, simd simdLevel) foldKernel {
 	mask := nonzeroMask(d)
 	count := func(vals []byte) int64 {
 		switch d.Size {
@@ -154,14 +155,36 @@ func nonzeroKernel(d dtype.Dtype) foldKernel {
 	}
 	if d.Size == 4 {
 		k.row = func(acc []byte, pos, step int, vals []byte, _ *fpFlags) {
-			a := typed[int64](acc)
+			a, us := typed[int64](acc), typed[uint32](vals)
 			m := uint32(mask)
-			for i, u := range typed[uint32](vals) {
+			if step == 1 {
+				n := vectorCounts(a[pos:], us, m, simd)
+				pos, us = pos+n, us[n:]
+			}
+			for i, u := range us {
 				a[pos+i*step] += int64(b2u(u&m != 0))
 			}
 		}
 	}
 	return k
+}
+
+// vectorCounts adds 1 to counts[i] for each us[i] with a bit of mask set,
+// for i below n, the longest prefix of us the widest column kernel simd
+// allows takes whole (0: none), and returns n.
+func vectorCounts(counts []int64, us []uint32, mask uint32, simd simdLevel) int {
+	n, wide := vectorPrefix(len(us), 4, 1, simd)
+	if n == 0 {
+		return 0
+	}
+	counts = counts[:n:n] // bounds
+	c, p := unsafe.Pointer(unsafe.SliceData(counts)), unsafe.Pointer(unsafe.SliceData(us))
+	if wide {
+		countCols32AVX512(c, p, n, mask)
+	} else {
+		countCols32AVX2(c, p, n, mask)
+	}
+	return n
 }
 
 // nonzeroCounts is np.count_nonzero's counts over the call's axes

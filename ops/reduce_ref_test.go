@@ -449,7 +449,7 @@ func refReduce(uf ufuncKind, src View, from dtype.Dtype, layout []int, red []boo
 	}
 	skip := 0
 	if uf.hasIdentity() {
-		k, _ := kernelFor(uf, loop)
+		k, _ := kernelFor(uf, loop, defaults.simd)
 		k.init(acc)
 	} else {
 		// PyArray_CopyInitialReduceValues: the element at index 0 of each
@@ -676,10 +676,10 @@ func refFoldReduce(uf ufuncKind, d dtype.Dtype, acc []byte, pos int, vals []byte
 		// The min/max kernels are the SIMD model itself (reduce_kernels.go
 		// ports loops_minmax.dispatch.c.src); the reference checks which
 		// one NumPy's iteration hands each call to.
-		k, _ := kernelFor(uf, d)
+		k, _ := kernelFor(uf, d, defaults.simd)
 		k.call(acc, pos, vals, contiguous, f)
 	default:
-		k, _ := kernelFor(uf, d)
+		k, _ := kernelFor(uf, d, defaults.simd)
 		k.call(acc, pos, vals, contiguous, f)
 	}
 }
@@ -742,7 +742,7 @@ func refPairwiseComplex(a []float64, r func(float64) float64, f *fpFlags) (float
 // acc[poss[i]], by the C loop (for fmax/fmin the vector lanes and the
 // scalar tail of simd_binary).
 func refFoldElementwise(uf ufuncKind, d dtype.Dtype, acc []byte, poss []int, vals []byte, f *fpFlags) {
-	k, _ := kernelFor(uf, d)
+	k, _ := kernelFor(uf, d, defaults.simd)
 	if k.rowCall != nil {
 		k.rowCall(acc, poss, vals)
 		return

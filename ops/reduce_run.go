@@ -65,11 +65,11 @@ func (j *redJob) runSplit(acc []byte, k foldKernel, threads int, started []bool)
 		ax = 0
 	}
 	if ax < 0 || threads == 1 {
-		j.runSequential(acc, k, *p, started)
+		j.runSequential(acc, k, *p, started, threads)
 		return
 	}
 	parallel(p.n[ax], threads, func(lo, hi int) {
-		j.runSequential(acc, k, p.restrict(ax, lo, hi), started)
+		j.runSequential(acc, k, p.restrict(ax, lo, hi), started, 1)
 	})
 }
 
@@ -118,8 +118,9 @@ func (j *redJob) contiguous(p *redPlan, from, to int) bool {
 // runSequential runs every call of p in order: blocks in pieces of buf
 // (k > 0), else rows element by element. started, when set, marks the
 // outputs whose first element has been taken (reductions without identity
-// skip it).
-func (j *redJob) runSequential(acc []byte, k foldKernel, p redPlan, started []bool) {
+// skip it). threads may look over the rest of a block whose result has
+// settled (lookOver).
+func (j *redJob) runSequential(acc []byte, k foldKernel, p redPlan, started []bool, threads int) {
 	ld := j.newLoader(&p)
 	done := func() {
 		if j.opt.Done != nil {
@@ -143,6 +144,10 @@ func (j *redJob) runSequential(acc []byte, k foldKernel, p redPlan, started []bo
 				}
 				vals := ld.load(src, pos, 0, lo, to)
 				k.call(acc, pos, vals, j.contiguous(&p, from, to), &ld.flags)
+				if threads > 1 && k.settled != nil && p.block-to >= 4*p.buf && k.settled(acc, pos) {
+					j.lookOver(acc, k, &p, ld, src, pos, to, threads)
+					break
+				}
 			}
 		})
 		return
@@ -173,6 +178,34 @@ func (j *redJob) runSequential(acc []byte, k foldKernel, p redPlan, started []bo
 			k.row(acc, pos+from*step, step, vals, &ld.flags)
 		}
 	})
+}
+
+// lookOver runs the calls of the block at src (result pos) from element
+// start on, once its result has settled (a product that is a zero, an
+// infinity or a NaN): threads summarize the calls side by side (k.look),
+// then the summaries fold into the result in order (k.jump), and a call
+// whose summary does not settle it (a factor that is not finite, a zero
+// against an infinity) runs as a call.
+func (j *redJob) lookOver(acc []byte, k foldKernel, p *redPlan, ld *loader, src, pos, start, threads int) {
+	calls := ceilDiv(p.block-start, p.buf)
+	bounds := func(c int) (int, int) {
+		from := start + c*p.buf
+		return from, min(from+p.buf, p.block)
+	}
+	sums := make([][2]uint64, calls)
+	parallel(calls, threads, func(lo, hi int) {
+		l := j.newLoader(p)
+		for c := lo; c < hi; c++ {
+			from, to := bounds(c)
+			sums[c] = k.look(acc, pos, l.load(src, pos, 0, from, to))
+		}
+	})
+	for c, s := range sums {
+		if !k.jump(acc, pos, s) {
+			from, to := bounds(c)
+			k.call(acc, pos, ld.load(src, pos, 0, from, to), j.contiguous(p, from, to), &ld.flags)
+		}
+	}
 }
 
 // runRowCalls runs element-by-element calls as NumPy cuts them: each

@@ -68,6 +68,9 @@ func TestReduceEngineMatchesReference(t *testing.T) {
 		tune := defaultTuning()
 		tune.reduceBuf = bufsize
 		tune.parallelMin = []int{0, 1 << 30}[r.IntN(2)]
+		levels := reduceSIMDLevels()
+		tune.simd = levels[r.IntN(len(levels))]
+		name += "/" + tune.simd.String()
 		opt := Options{Threads: 1 + r.IntN(3), tune: &tune}
 		lay := newReduceLayout(shape, layout, red, keepdims)
 		if werr != nil {
@@ -390,5 +393,88 @@ func TestArgColumnsMatchesScan(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestProductLookOverMatchesOneThread checks the product's look-over
+// (lookOver: the calls after the product settles at a zero, an infinity
+// or a NaN, summarized side by side) against the same reduction on one
+// thread, which runs every call, and against the reference simulation:
+// the same bits and the same exceptions, native and byte-swapped (cast
+// into buffers), the product settling early or late and meeting zeros,
+// infinities and NaNs after it has.
+func TestProductLookOverMatchesOneThread(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 11))
+	for i := 0; i < 600; i++ {
+		ds := []string{"<f4", "<f8", ">f4", "<f2"}[r.IntN(4)]
+		d, _ := dtype.Parse(ds)
+		n := r.IntN(3000)
+		settleAt := r.IntN(n + 1)
+		rare := []int{50, 400, 1 << 30}[r.IntN(3)]
+		xs := make([]float64, n)
+		for j := range xs {
+			x := r.NormFloat64() * []float64{0.5, 3}[r.IntN(2)]
+			switch r.IntN(rare) {
+			case 0:
+				x = 0
+			case 1:
+				x = math.Inf(1)
+			case 2:
+				x = math.Copysign(0, -1)
+			case 3:
+				x = math.NaN()
+			case 4:
+				x = math.Inf(-1)
+			}
+			if j == settleAt {
+				x = []float64{0, math.Copysign(0, -1), math.Inf(1), math.NaN()}[r.IntN(4)]
+			}
+			xs[j] = x
+		}
+		src := Contiguous(d.Size, []int{n}, make([]byte, n*d.Size))
+		for j, x := range xs {
+			putFloat(src.Data[j*d.Size:], d, x)
+		}
+		loop := dtype.NativeOf(d)
+		bufsize := []int{3, 8, 16, 37, 128}[r.IntN(5)]
+		red := []bool{true}
+		lay := newReduceLayout([]int{n}, []int{1}, red, false)
+		name := fmt.Sprintf("%s/n=%d/settle=%d/rare=%d/buf=%d", ds, n, settleAt, rare, bufsize)
+		run := func(threads int) ([]byte, fpFlags) {
+			tune := defaultTuning()
+			tune.reduceBuf = bufsize
+			tune.parallelMin = 0
+			got, job, err := ufReduce(ufMultiply, src, d, lay, red, loop, nil, Options{Threads: threads, tune: &tune})
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			f, _ := job.allFlags()
+			return got, f
+		}
+		want, fw := run(1)
+		got, fg := run(2 + r.IntN(2))
+		if !bytes.Equal(got, want) || fg != fw {
+			t.Errorf("%s: %s %+v, one thread %+v", name, firstDiff(got, want, loop), fg, fw)
+		}
+		ref, _, _, err := refReduce(ufMultiply, src, d, []int{1}, red, false, loop, bufsize, nil)
+		if err != nil {
+			t.Fatalf("%s: reference: %v", name, err)
+		}
+		if !bytes.Equal(got, ref) {
+			t.Errorf("%s: %s (reference)", name, firstDiff(got, ref, loop))
+		}
+	}
+}
+
+// putFloat writes x as an element of float dtype d (rounded to it).
+func putFloat(b []byte, d dtype.Dtype, x float64) {
+	o := d.ByteOrder()
+	switch d.Size {
+	case 2:
+		o.PutUint16(b, dtype.Float64ToHalf(x))
+	case 4:
+		o.PutUint32(b, math.Float32bits(float32(x)))
+	default:
+		o.PutUint64(b, math.Float64bits(x))
 	}
 }
