@@ -208,7 +208,8 @@ func divideWide(l dtype.Dtype, x, y complex128, f *fpFlags) complex128 {
 					f.divide = true
 				}
 			}
-			return complex(op(in1r, ar, re), op(in1i, ar, im))
+			// Infinities and NaNs only, flagged above (no overflow).
+			return complex(real(roundTo(part, complex(re, 0))), real(roundTo(part, complex(im, 0))))
 		}
 		rat := op(in2i, in2r, in2i/in2r)
 		t := op(in2i, rat, in2i*rat)
@@ -227,6 +228,26 @@ func divideWide(l dtype.Dtype, x, y complex128, f *fpFlags) complex128 {
 	w := op(in1i, rat, in1i*rat)
 	z := op(w, in1r, w-in1r)
 	return complex(op(v, scl, v*scl), op(z, scl, z*scl))
+}
+
+// csqrt is glibc's csqrt, which npy_csqrt calls: cmplx.Sqrt but for the
+// parts that are not finite (C99 Annex G; glibc's NaN is the positive
+// quiet one): NaN+NaNi where a NaN part meets a part that is not an
+// infinity (cmplx.Sqrt gives NaN+0i for NaN+0i).
+func csqrt(z complex128) complex128 {
+	re, im := real(z), imag(z)
+	nan := math.Float64frombits(0x7ff8000000000000)
+	switch {
+	case math.IsInf(im, 0):
+		return complex(math.Inf(1), im)
+	case math.IsInf(re, -1) && math.IsNaN(im):
+		return complex(nan, math.Inf(1))
+	case math.IsInf(re, 1) && math.IsNaN(im):
+		return complex(re, nan)
+	case math.IsNaN(re) || math.IsNaN(im):
+		return complex(nan, nan)
+	}
+	return cmplx.Sqrt(z)
 }
 
 // divideCount is a / n for NumPy's array a and an integer count: loop
@@ -258,11 +279,20 @@ func divideCount(a ndarr, l, to dtype.Dtype, n int64, counts []int64, w *warning
 		y := l.Complex(cnt)
 		tmp.setWide(i, divideWide(l, x, y, &f))
 	}
-	f.warn(w, warnOp)
-	// The cast into out= reports apart, after the ufunc's own.
+	// An array's division is true_divide(a, n, out=a, casting='unsafe'):
+	// the cast into out= happens inside the ufunc, whose one check of the
+	// floating-point flags names them all "divide" (NumPy 1.24: 0/0 into
+	// an int64 out= warns "invalid value encountered in divide" alone). A
+	// scalar's is a.dtype.type(a / n): the conversion warns apart, after
+	// the division, as "cast".
 	var cf fpFlags
 	castNative(out.data, tmp.data, l, to, &wide)
 	castFlags(out.data, tmp.data, l, to, &cf)
+	if !a.scalar {
+		f = f.or(cf)
+		cf = fpFlags{}
+	}
+	f.warn(w, warnOp)
 	cf.warn(w, "cast")
 	return out
 }
@@ -302,7 +332,7 @@ func sqrtArr(a ndarr, w *warnings) (ndarr, error) {
 	for i := 0; i < a.count(); i++ {
 		z := in.wideAt(i)
 		if l.Kind == 'c' {
-			tmp.setWide(i, roundTo(l, cmplx.Sqrt(z)))
+			tmp.setWide(i, roundTo(l, csqrt(z)))
 			continue
 		}
 		f.invalid = f.invalid || real(z) < 0

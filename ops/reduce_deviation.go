@@ -169,5 +169,5 @@ func (r recipe) deviationSum(op operand, means []byte, d dtype.Dtype, keepdims b
 	if err != nil {
 		return ndarr{}, true, err
 	}
-	return r.finish(res, acc, job), true, nil
+	return r.finish(res, acc, job, len(op.src.Shape) == 0), true, nil
 }

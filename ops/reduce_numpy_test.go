@@ -613,6 +613,30 @@ func numpyCases(r *rand.Rand) []npCase {
 			}
 		}
 	}
+	// Empty slices with every dtype= and ddof beyond the count: the count
+	// is divided in NumPy's scalar arithmetic or in its ufunc depending on
+	// the result's dtype, and the warnings name which ("scalar divide" or
+	// "divide").
+	// A 0-d operand is cast, not reduced: its flags warn as "cast", where
+	// a 1-element array's warn as "reduce" (int64 -4530750682560906447 to
+	// float16 overflows).
+	f4, _ := dtype.Parse("<f4")
+	i8, _ := dtype.Parse("<i8")
+	for _, shape := range [][]int{{0}, {3}, {}, {1}} {
+		in, dt := newCaseArray(r, f4, shape, "c", 0), f4
+		if len(shape) == 0 || shape[0] == 1 {
+			in, dt = newCaseArray(r, i8, shape, "c", 0), i8
+			binary.LittleEndian.PutUint64(in.Data, uint64(0xc11f_5a1d_1a2b_3c31))
+		}
+		for _, a := range []string{"|b1", "|i1", "|u1", "<i2", "<u2", "<i4", "<u4", "<i8", "<u8", "<f2", "<f4", "<f8", "<c8", "<c16"} {
+			ad, _ := dtype.Parse(a)
+			for _, op := range ops {
+				if op.TakesDtype() {
+					add(npCase{in: in, dt: dt, op: op, arg: ad, ddof: map[bool]int{true: 5}[op.TakesDdof()]})
+				}
+			}
+		}
+	}
 	return cases
 }
 

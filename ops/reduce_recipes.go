@@ -143,7 +143,7 @@ func (r recipe) reduce(op operand, uf ufuncKind, loop dtype.Dtype, keepdims bool
 			c.nanSeen = 2
 		}
 		if !r.hasNaN() {
-			return r.finish(res, acc, job), nil
+			return r.finish(res, acc, job, len(op.src.Shape) == 0), nil
 		}
 	}
 	if stages == nil && op.nan && r.hasNaN() {
@@ -153,15 +153,21 @@ func (r recipe) reduce(op operand, uf ufuncKind, loop dtype.Dtype, keepdims bool
 	if err != nil {
 		return ndarr{}, err
 	}
-	return r.finish(res, acc, job), nil
+	return r.finish(res, acc, job, len(op.src.Shape) == 0), nil
 }
 
 // finish warns of the job's floating-point exceptions, as NumPy's
 // reduction and the operations on the way do, and lays its results acc
-// out in C order as res's values.
-func (r recipe) finish(res ndarr, acc []byte, job *redJob) ndarr {
+// out in C order as res's values. A reduction of a 0-d operand is NumPy's
+// cast of its one value into the result (its flags warn as "cast": the
+// sum of a 0-d int64 beyond float16 with dtype=float16), where the same
+// value in a 1-element array warns as "reduce".
+func (r recipe) finish(res ndarr, acc []byte, job *redJob, zeroD bool) ndarr {
 	f, sf := job.allFlags()
 	sf.subtract.warn(r.w, "subtract")
+	if zeroD {
+		sf.cast, f = sf.cast.or(f), fpFlags{}
+	}
 	sf.cast.warn(r.w, "cast")
 	sf.multiply.warn(r.w, "multiply")
 	sf.add.warn(r.w, "add")
@@ -252,12 +258,16 @@ func (r recipe) complexDiscard(from, to dtype.Dtype) {
 // complex128).
 func (r recipe) divide(ret ndarr, n int64) ndarr {
 	if ret.scalar {
-		// NumPy's scalar arithmetic computes float64 and complex128
-		// itself ("scalar divide"); other dtypes it promotes and hands to
-		// the ufunc ("divide").
+		// NumPy 1.24's scalar arithmetic computes the division itself
+		// ("scalar divide") where one of ret's type and the count's (an
+		// intp scalar) casts safely to the other: integers but uint64 (in
+		// int64's true_divide), float64 and complex128. For the others
+		// (bool, which has no scalar arithmetic, uint64, float16, float32,
+		// complex64) it promotes and hands both to the ufunc ("divide").
+		// The value is the same.
 		l := dtype.ScalarDivideDtype(ret.d)
 		op := "divide"
-		if l == dtype.NativeOf(ret.d) {
+		if n := dtype.NativeOf(ret.d); n.Kind != 'b' && (dtype.CanCast(n, dtype.Int64, "safe") || dtype.CanCast(dtype.Int64, n, "safe")) {
 			op = "scalar divide"
 		}
 		return divideCount(ret, l, ret.d, n, nil, r.w, op)
