@@ -1,9 +1,11 @@
 package cmd
 
 import (
+	"archive/zip"
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -379,5 +381,100 @@ func TestRemoteRecovers(t *testing.T) {
 	resume := fmt.Sprintf("bytes=%d-%d", 1024+(len(body)-1024)/2, len(body)-1)
 	if reqs, _ := s.Counts(); len(reqs) != 5 || reqs[3].Range != resume || reqs[4].Range != resume {
 		t.Errorf("%d requests: %v; want the probe, the 503, the drop, then %s twice", len(reqs), reqs, resume)
+	}
+}
+
+// TestRemoteNpzMembersByRanges: show, slice and gather of a stored member
+// of a remote .npz fetch the ranges their view touches, not the member
+// (16 MiB each), whether the member's data lies aligned in the file (read
+// in place) or not (an aligned copy of what is fetched); the outputs are
+// the local file's byte for byte; a compressed member is read whole.
+func TestRemoteNpzMembersByRanges(t *testing.T) {
+	s := testkit.NewServer(t)
+	dir := t.TempDir()
+	const rows, cols = 1024, 4096
+	npyBytes := func(seed uint32, rows int) []byte {
+		b := testkit.SaveHeader("<f4", false, []int{rows, cols})
+		data := make([]byte, 4*rows*cols)
+		for i := 0; i < rows*cols; i++ {
+			binary.LittleEndian.PutUint32(data[4*i:], math.Float32bits(float32(i%9973)*0.5+float32(seed)))
+		}
+		return append(b, data...)
+	}
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	var aligned []bool
+	// A local header is 30 bytes and the name: the first member's data
+	// starts 16-aligned, the second's not.
+	for i, m := range []struct {
+		name   string
+		method uint16
+		rows   int
+	}{{"aligned_weight.npy", zip.Store, rows}, {"w.npy", zip.Store, rows}, {"packed.npy", zip.Deflate, 64}} {
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: m.name, Method: m.method})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write(npyBytes(uint32(i), m.rows)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	zr, err := zip.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, zf := range zr.File[:2] {
+		off, _ := zf.DataOffset()
+		aligned = append(aligned, (off+128)%16 == 0)
+	}
+	if !aligned[0] || aligned[1] {
+		t.Fatalf("the fixture's members' data alignment %v, want [true false]", aligned)
+	}
+	path := filepath.Join(dir, "m.npz")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s.Put("/m.npz", testkit.Body{R: bytes.NewReader(buf.Bytes()), Size: int64(buf.Len())})
+	for _, c := range []struct {
+		args     []string
+		maxBytes int64
+	}{
+		{[]string{"show", "IN:aligned_weight", "0, :5"}, 64 << 10},
+		{[]string{"show", "IN:w", "0, :5"}, 64 << 10},
+		{[]string{"show", "IN:w", "-3:, 100:110"}, 256 << 10},
+		{[]string{"slice", "IN:w", "-2:, -3:", "-o", "-"}, 256 << 10},
+		{[]string{"gather", "IN:aligned_weight", "--index", "[1023, 0]", "--axis", "0", "-o", "-"}, 256 << 10},
+		{[]string{"diagonal", "IN:w", "-o", "-"}, 17 << 20},
+		{[]string{"show", "IN:packed", "0, :5"}, 2 << 20},
+		{[]string{"show", "IN:absent", "0"}, 64 << 10},
+		{[]string{"compare", "IN:w", "LOCAL:aligned_weight"}, 17 << 20},
+		{[]string{"compare", "IN:w", "LOCAL:w"}, 17 << 20},
+	} {
+		t.Run(strings.Join(c.args, "_"), func(t *testing.T) {
+			argsFor := func(base string) []string {
+				a := append([]string{}, c.args...)
+				for i := range a {
+					a[i] = strings.ReplaceAll(a[i], "IN", base+"/m.npz")
+					a[i] = strings.ReplaceAll(a[i], "LOCAL", dir+"/m.npz")
+				}
+				return a
+			}
+			want := run(t, nil, argsFor(dir)...)
+			s.Reset()
+			got := run(t, nil, argsFor(s.URL)...)
+			reqs, n := s.Counts()
+			got.stdout = bytes.ReplaceAll(got.stdout, []byte(s.URL), []byte(dir))
+			got.stderr = bytes.ReplaceAll(got.stderr, []byte(s.URL), []byte(dir))
+			if got.code != want.code || !bytes.Equal(got.stdout, want.stdout) || want.code != 0 && !bytes.Equal(got.stderr, want.stderr) {
+				t.Fatalf("remote: exit %d, %q, %q\nlocal: exit %d, %q, %q", got.code, clip(got.stdout), got.stderr, want.code, clip(want.stdout), want.stderr)
+			}
+			t.Logf("%d requests, %d bytes", len(reqs), n)
+			if n > c.maxBytes {
+				t.Errorf("fetched %d bytes in %d requests; at most %d", n, len(reqs), c.maxBytes)
+			}
+		})
 	}
 }

@@ -169,10 +169,87 @@ func openRangedArray(f *remote.File, member string, hasMember, lazy, headerOnly 
 	if kind := remoteKind(f, sig); !hasNpyMagic(sig) && kind != notTensorFile {
 		return openRangedMember(f, kind, member, hasMember, lazy, headerOnly)
 	}
+	if lazy && isZip(sig) {
+		if a, ok, err := openRangedStoredMember(f, member, hasMember); ok {
+			return a, err
+		}
+	}
 	if a, ok, err := openAsNpz(f, f.Size(), f.Name(), sig, member, hasMember, headerOnly); ok {
 		return a, err
 	}
 	return openRangedNpy(f, lazy, headerOnly)
+}
+
+// openRangedStoredMember opens the member of f, a ranged remote .npz,
+// that file.npz:member names, when the archive stores it uncompressed (as
+// np.savez does): its local header and .npy header are read alone, and its
+// data is fetched by ranges as the command reads it, in place where it is
+// aligned in the file, else through an aligned copy of what is fetched.
+// Read so, a member is not checked against its CRC-32 (its bytes are not
+// all read). ok is false where the member is compressed or the archive
+// does not read: openAsNpz reads it whole, or says what is wrong.
+func openRangedStoredMember(f *remote.File, member string, hasMember bool) (a *npy.Array, ok bool, err error) {
+	zr, err := openNpzReader(f, f.Size())
+	if err != nil {
+		return nil, false, nil
+	}
+	zf, err := npy.PickMember(zr, member, hasMember)
+	if err != nil {
+		return nil, true, err
+	}
+	size := int64(zf.UncompressedSize64)
+	if zf.Method != zip.Store || size < 0 || zf.CompressedSize64 != zf.UncompressedSize64 {
+		return nil, false, nil
+	}
+	off, err := zf.DataOffset()
+	if err != nil || off < 0 || off > f.Size()-size {
+		return nil, false, nil
+	}
+	d, err := npy.Describe(io.NewSectionReader(f, off, size), size, "member")
+	switch {
+	case err != nil:
+		return nil, true, err
+	case d.Refused != nil:
+		return nil, true, d.Refused
+	case d.Truncated():
+		return nil, true, npy.Malformed("member %q: data is %d bytes but the header promises %d", zf.Name, d.DataBytes, d.NBytes())
+	}
+	a = &npy.Array{Header: d.Header}
+	nbytes := a.NBytes()
+	if nbytes == 0 {
+		a.Data = []byte{}
+		return a, true, nil
+	}
+	src := remoteSource{f, off + a.DataOffset}
+	if src.base%16 == 0 {
+		a.Data = f.Bytes()[src.base : src.base+nbytes : src.base+nbytes]
+		a.OwnSource(src, true)
+		return a, true, nil
+	}
+	if err := sysmem.CheckMemory("the member's aligned copy", nbytes); err != nil {
+		return nil, true, err
+	}
+	a.Data = npy.AlignedBuf(int(nbytes))
+	a.OwnSource(alignedSource{src, a.Data}, true)
+	return a, true, nil
+}
+
+// alignedSource is a remoteSource whose bytes are not aligned in the file:
+// what Fetch brings in is copied into dst, the array's aligned Data.
+type alignedSource struct {
+	remoteSource
+	dst []byte
+}
+
+func (s alignedSource) Fetch(spans []npy.Span) error {
+	if err := s.remoteSource.Fetch(spans); err != nil {
+		return err
+	}
+	b := s.f.Bytes()
+	for _, sp := range spans {
+		copy(s.dst[sp.Off:sp.Off+sp.Len], b[s.base+sp.Off:])
+	}
+	return nil
 }
 
 // openRangedMember opens the tensor member names (or the only one) of f,

@@ -17,19 +17,27 @@ import (
 // OpenMember opens the archive member named member (with or without its
 // .npy suffix), or the only member when !hasMember.
 func OpenMember(zr *zip.Reader, member string, hasMember bool, headerOnly bool) (*Array, error) {
-	var zf *zip.File
+	zf, err := PickMember(zr, member, hasMember)
+	if err != nil {
+		return nil, err
+	}
+	return ReadMember(zf, headerOnly)
+}
+
+// PickMember is the member of zr that file.npz:member names (findMember),
+// or, without a member, the archive's only one.
+func PickMember(zr *zip.Reader, member string, hasMember bool) (*zip.File, error) {
 	if hasMember {
-		zf = findMember(zr, member)
+		zf := findMember(zr, member)
 		if zf == nil {
 			return nil, fmt.Errorf("archive has no array named %q (it holds %s)", member, MemberList(zr))
 		}
-	} else {
-		if len(zr.File) != 1 {
-			return nil, fmt.Errorf("archive holds %d arrays (%s): name one as file.npz:NAME", len(zr.File), MemberList(zr))
-		}
-		zf = zr.File[0]
+		return zf, nil
 	}
-	return ReadMember(zf, headerOnly)
+	if len(zr.File) != 1 {
+		return nil, fmt.Errorf("archive holds %d arrays (%s): name one as file.npz:NAME", len(zr.File), MemberList(zr))
+	}
+	return zr.File[0], nil
 }
 
 // ReadMember reads the .npy that the archive member zf holds.
