@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 
 	"strider/formats/npy"
@@ -143,11 +144,75 @@ func tensorIndex(f *remote.File, kind tensorKind) (*npy.TensorFile, error) {
 			}
 		} // else Parse says what is wrong, from the length alone
 	case torchZipFile:
-		if err := f.FetchAll(); err != nil {
+		if err := fetchTorchIndex(f); err != nil {
 			return nil, err
 		}
 	}
 	return parseTensorFile(kind, f.Bytes())
+}
+
+// fetchTorchIndex fetches what torch.Parse reads of f, a torch.save
+// archive: its directory, every member's local header, and every member
+// but the storage records (data.pkl, byteorder, version), each with room
+// for a data descriptor after it. A record's data is fetched when a tensor
+// reads it. An archive with a compressed record, or one whose directory
+// does not read, is fetched whole, as Parse then needs it.
+func fetchTorchIndex(f *remote.File) error {
+	rec := &offsetRecorder{f: f}
+	zr, err := zip.NewReader(rec, f.Size())
+	if err != nil {
+		return f.FetchAll()
+	}
+	records := torch.Folder(zr) + "/data/"
+	// The local headers' offsets are zip's to know: DataOffset asks for
+	// each, recorded here and answered with zeros, then all are fetched at
+	// once (a header is 30 bytes, its name and PyTorch's padding to 64).
+	rec.recording = true
+	for _, zf := range zr.File {
+		if strings.HasPrefix(zf.Name, records) && (zf.Method != zip.Store || zf.CompressedSize64 != zf.UncompressedSize64) {
+			return f.FetchAll()
+		}
+		_, _ = zf.DataOffset() // only the offset it asks for is wanted
+	}
+	rec.recording = false
+	if len(rec.asked) != len(zr.File) {
+		return f.FetchAll()
+	}
+	spans := make([][2]int64, 0, len(rec.asked))
+	for i, off := range rec.asked {
+		spans = append(spans, [2]int64{off, off + 30 + int64(len(zr.File[i].Name)) + 128})
+	}
+	if err := f.Fetch(spans); err != nil {
+		return err
+	}
+	spans = spans[:0]
+	for _, zf := range zr.File {
+		off, err := zf.DataOffset()
+		if err != nil {
+			return f.FetchAll() // Parse says what is wrong
+		}
+		if !strings.HasPrefix(zf.Name, records) {
+			spans = append(spans, [2]int64{off, off + int64(min(zf.CompressedSize64, uint64(f.Size()))) + 24})
+		}
+	}
+	return f.Fetch(spans)
+}
+
+// offsetRecorder is a remote file that, while recording, answers every
+// read with zeros and keeps its offset instead of fetching it.
+type offsetRecorder struct {
+	f         *remote.File
+	recording bool
+	asked     []int64
+}
+
+func (r *offsetRecorder) ReadAt(p []byte, off int64) (int, error) {
+	if !r.recording {
+		return r.f.ReadAt(p, off)
+	}
+	r.asked = append(r.asked, off)
+	clear(p)
+	return len(p), nil
 }
 
 // openRanged opens the array member names (or the only one) of a ranged
