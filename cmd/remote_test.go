@@ -440,10 +440,7 @@ func TestRemoteNpzMembersByRanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Put("/m.npz", testkit.Body{R: bytes.NewReader(buf.Bytes()), Size: int64(buf.Len())})
-	for _, c := range []struct {
-		args     []string
-		maxBytes int64
-	}{
+	checkFetches(t, s, dir, []fetchCase{
 		{[]string{"show", "IN:aligned_weight", "0, :5"}, 64 << 10},
 		{[]string{"show", "IN:w", "0, :5"}, 64 << 10},
 		{[]string{"show", "IN:w", "-3:, 100:110"}, 256 << 10},
@@ -454,31 +451,7 @@ func TestRemoteNpzMembersByRanges(t *testing.T) {
 		{[]string{"show", "IN:absent", "0"}, 64 << 10},
 		{[]string{"compare", "IN:w", "LOCAL:aligned_weight"}, 17 << 20},
 		{[]string{"compare", "IN:w", "LOCAL:w"}, 17 << 20},
-	} {
-		t.Run(strings.Join(c.args, "_"), func(t *testing.T) {
-			argsFor := func(base string) []string {
-				a := append([]string{}, c.args...)
-				for i := range a {
-					a[i] = strings.ReplaceAll(a[i], "IN", base+"/m.npz")
-					a[i] = strings.ReplaceAll(a[i], "LOCAL", dir+"/m.npz")
-				}
-				return a
-			}
-			want := run(t, nil, argsFor(dir)...)
-			s.Reset()
-			got := run(t, nil, argsFor(s.URL)...)
-			reqs, n := s.Counts()
-			got.stdout = bytes.ReplaceAll(got.stdout, []byte(s.URL), []byte(dir))
-			got.stderr = bytes.ReplaceAll(got.stderr, []byte(s.URL), []byte(dir))
-			if got.code != want.code || !bytes.Equal(got.stdout, want.stdout) || want.code != 0 && !bytes.Equal(got.stderr, want.stderr) {
-				t.Fatalf("remote: exit %d, %q, %q\nlocal: exit %d, %q, %q", got.code, clip(got.stdout), got.stderr, want.code, clip(want.stdout), want.stderr)
-			}
-			t.Logf("%d requests, %d bytes", len(reqs), n)
-			if n > c.maxBytes {
-				t.Errorf("fetched %d bytes in %d requests; at most %d", n, len(reqs), c.maxBytes)
-			}
-		})
-	}
+	}, map[string]string{"IN": "/m.npz"}, map[string]string{"LOCAL": dir + "/m.npz"})
 }
 
 // TestRemoteTorchByRanges: info, show and slice of a remote torch.save
@@ -535,10 +508,7 @@ func TestRemoteTorchByRanges(t *testing.T) {
 		}
 		s.Put("/"+name, testkit.Body{R: bytes.NewReader(b), Size: int64(len(b))})
 	}
-	for _, c := range []struct {
-		args     []string
-		maxBytes int64
-	}{
+	checkFetches(t, s, dir, []fetchCase{
 		{[]string{"info", "IN"}, 64 << 10},
 		{[]string{"info", "IN:v"}, 64 << 10},
 		{[]string{"show", "IN:w", "0:5"}, 64 << 10},
@@ -547,13 +517,34 @@ func TestRemoteTorchByRanges(t *testing.T) {
 		{[]string{"gather", "IN:w", "--index", "[4194303, 0]", "-o", "-"}, 128 << 10},
 		{[]string{"show", "IN:absent"}, 64 << 10},
 		{[]string{"show", "PACKED:v", "-3:"}, 34 << 20},
-	} {
+	}, map[string]string{"IN": "/m.pt", "PACKED": "/packed.pt"}, nil)
+}
+
+// fetchCase is a command line, with placeholders for the files, and the
+// most bytes its remote run may fetch.
+type fetchCase struct {
+	args     []string
+	maxBytes int64
+}
+
+// checkFetches runs each case on the files in dir and on the same files
+// served by s: each placeholder of remote becomes the file's path under
+// dir or under s.URL, and each of local the path it names either way. The
+// remote run must exit, print and refuse as the local one (its URL read as
+// the folder), and fetch at most the case's bytes.
+func checkFetches(t *testing.T, s *testkit.Server, dir string, cases []fetchCase, remote, local map[string]string) {
+	t.Helper()
+	for _, c := range cases {
 		t.Run(strings.Join(c.args, "_"), func(t *testing.T) {
 			argsFor := func(base string) []string {
 				a := append([]string{}, c.args...)
 				for i := range a {
-					a[i] = strings.ReplaceAll(a[i], "IN", base+"/m.pt")
-					a[i] = strings.ReplaceAll(a[i], "PACKED", base+"/packed.pt")
+					for k, v := range remote {
+						a[i] = strings.ReplaceAll(a[i], k, base+v)
+					}
+					for k, v := range local {
+						a[i] = strings.ReplaceAll(a[i], k, v)
+					}
 				}
 				return a
 			}

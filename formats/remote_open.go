@@ -270,16 +270,9 @@ func openRangedStoredMember(f *remote.File, member string, hasMember bool) (a *n
 	if err != nil || off < 0 || off > f.Size()-size {
 		return nil, false, nil
 	}
-	d, err := npy.Describe(io.NewSectionReader(f, off, size), size, "member")
-	switch {
-	case err != nil:
+	if a, err = describeRanged(f, off, size, "member"); err != nil {
 		return nil, true, err
-	case d.Refused != nil:
-		return nil, true, d.Refused
-	case d.Truncated():
-		return nil, true, npy.Malformed("member %q: data is %d bytes but the header promises %d", zf.Name, d.DataBytes, d.NBytes())
 	}
-	a = &npy.Array{Header: d.Header}
 	nbytes := a.NBytes()
 	if nbytes == 0 {
 		a.Data = []byte{}
@@ -338,16 +331,10 @@ func openRangedMember(f *remote.File, kind tensorKind, member string, hasMember,
 // openRangedNpy opens f, a ranged remote .npy file: its header is read
 // alone, and its data fetched whole unless lazy, where it lies in place.
 func openRangedNpy(f *remote.File, lazy, headerOnly bool) (*npy.Array, error) {
-	d, err := npy.Describe(io.NewSectionReader(f, 0, f.Size()), f.Size(), "file")
-	switch {
-	case err != nil:
+	a, err := describeRanged(f, 0, f.Size(), "file")
+	if err != nil {
 		return nil, err
-	case d.Refused != nil:
-		return nil, d.Refused
-	case d.Truncated():
-		return nil, npy.Malformed("data is %d bytes but the header promises %d", d.DataBytes, d.NBytes())
 	}
-	a := &npy.Array{Header: d.Header}
 	if headerOnly {
 		return a, nil
 	}
@@ -375,6 +362,22 @@ func openRangedNpy(f *remote.File, lazy, headerOnly bool) (*npy.Array, error) {
 	a.Data = f.Bytes()[begin:end:end]
 	a.OwnSource(remoteSource{f, begin}, lazy)
 	return a, nil
+}
+
+// describeRanged reads the .npy header of the size bytes of f from off
+// (a file, or an archive's member) and makes the array it describes,
+// without its data.
+func describeRanged(f *remote.File, off, size int64, where string) (*npy.Array, error) {
+	d, err := npy.Describe(io.NewSectionReader(f, off, size), size, where)
+	switch {
+	case err != nil:
+		return nil, err
+	case d.Refused != nil:
+		return nil, d.Refused
+	case d.Truncated():
+		return nil, npy.Malformed("data is %d bytes but the header promises %d", d.DataBytes, d.NBytes())
+	}
+	return &npy.Array{Header: d.Header}, nil
 }
 
 // openRangedTensor makes the array of tensor t of f, a ranged remote
