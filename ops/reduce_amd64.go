@@ -181,3 +181,32 @@ func devCols32AVX512(acc, xs, means unsafe.Pointer, n int)
 //
 //go:noescape
 func devCols64AVX512(acc, xs, means unsafe.Pointer, n int)
+
+// leafSum32AVX2 is the sum of a leaf of pairwiseSum over the n float32s at
+// xs (8 <= n <= 128, n a multiple of 8), eight lanes in the order of the
+// Go loop:
+//
+//	r := xs[:8]; for i := 8; i < n; i += 8 { r[j] += xs[i+j] for each j }
+//	return ((r[0]+r[1])+(r[2]+r[3]))+((r[4]+r[5])+(r[6]+r[7]))
+//
+// A NaN it returns may be another of the NaNs summed than Go's.
+//
+//go:noescape
+func leafSum32AVX2(xs unsafe.Pointer, n int) float32
+
+// leafSum64AVX2 is leafSum32AVX2 for float64s.
+//
+//go:noescape
+func leafSum64AVX2(xs unsafe.Pointer, n int) float64
+
+// leafSquares32AVX2 is leafSum32AVX2 of the squared deviations from m,
+// float32((x - m) * (x - m)) with each operation rounded apart, as a leaf
+// of pairwiseSquares.
+//
+//go:noescape
+func leafSquares32AVX2(xs unsafe.Pointer, n int, m float32) float32
+
+// leafSquares64AVX2 is leafSquares32AVX2 for float64s.
+//
+//go:noescape
+func leafSquares64AVX2(xs unsafe.Pointer, n int, m float64) float64

@@ -602,3 +602,127 @@ TEXT ·devCols32AVX512(SB), NOSPLIT, $0-32
 // func devCols64AVX512(acc, xs, means unsafe.Pointer, n int)
 TEXT ·devCols64AVX512(SB), NOSPLIT, $0-32
 	DEVCOLS512(3, VMOVUPD, VSUBPD, VMULPD, VADDPD)
+
+// The leaves of NumPy's pairwise sum (pairwiseSum, pairwiseSquares): eight
+// accumulators, r[j] the sum in order of the elements whose index is j
+// modulo 8, one lane each, then ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)).
+// VHADDPS and VHADDPD add each pair high lane first (r1+r0): an IEEE sum
+// is the same either way round but for which NaN it keeps, and the Go
+// side redoes a leaf that is not finite.
+
+// func leafSum32AVX2(xs unsafe.Pointer, n int) float32
+TEXT ·leafSum32AVX2(SB), NOSPLIT, $0-20
+	MOVQ    xs+0(FP), SI
+	MOVQ    n+8(FP), CX
+	LEAQ    (SI)(CX*4), DX
+	VMOVUPS (SI), Y0
+	ADDQ    $32, SI
+	CMPQ    SI, DX
+	JAE     sum32done
+sum32loop:
+	VADDPS  (SI), Y0, Y0
+	ADDQ    $32, SI
+	CMPQ    SI, DX
+	JB      sum32loop
+sum32done:
+	VEXTRACTF128 $1, Y0, X1
+	VHADDPS X1, X0, X0     // r0+r1, r2+r3, r4+r5, r6+r7
+	VHADDPS X0, X0, X0     // (r0+r1)+(r2+r3), (r4+r5)+(r6+r7), ...
+	VMOVSHDUP X0, X1
+	VADDSS  X1, X0, X0
+	VZEROUPPER
+	MOVSS   X0, ret+16(FP)
+	RET
+
+// func leafSum64AVX2(xs unsafe.Pointer, n int) float64
+TEXT ·leafSum64AVX2(SB), NOSPLIT, $0-24
+	MOVQ    xs+0(FP), SI
+	MOVQ    n+8(FP), CX
+	LEAQ    (SI)(CX*8), DX
+	VMOVUPD (SI), Y0
+	VMOVUPD 32(SI), Y1
+	ADDQ    $64, SI
+	CMPQ    SI, DX
+	JAE     sum64done
+sum64loop:
+	VADDPD  (SI), Y0, Y0
+	VADDPD  32(SI), Y1, Y1
+	ADDQ    $64, SI
+	CMPQ    SI, DX
+	JB      sum64loop
+sum64done:
+	VHADDPD Y1, Y0, Y2     // r0+r1, r4+r5, r2+r3, r6+r7
+	VEXTRACTF128 $1, Y2, X3
+	VADDPD  X3, X2, X2     // (r0+r1)+(r2+r3), (r4+r5)+(r6+r7)
+	VUNPCKHPD X2, X2, X3
+	VADDSD  X3, X2, X2
+	VZEROUPPER
+	MOVSD   X2, ret+16(FP)
+	RET
+
+// func leafSquares32AVX2(xs unsafe.Pointer, n int, m float32) float32
+TEXT ·leafSquares32AVX2(SB), NOSPLIT, $0-28
+	MOVQ    xs+0(FP), SI
+	MOVQ    n+8(FP), CX
+	VBROADCASTSS m+16(FP), Y15
+	LEAQ    (SI)(CX*4), DX
+	VMOVUPS (SI), Y0
+	VSUBPS  Y15, Y0, Y0
+	VMULPS  Y0, Y0, Y0
+	ADDQ    $32, SI
+	CMPQ    SI, DX
+	JAE     sq32done
+sq32loop:
+	VMOVUPS (SI), Y1
+	VSUBPS  Y15, Y1, Y1
+	VMULPS  Y1, Y1, Y1
+	VADDPS  Y1, Y0, Y0
+	ADDQ    $32, SI
+	CMPQ    SI, DX
+	JB      sq32loop
+sq32done:
+	VEXTRACTF128 $1, Y0, X1
+	VHADDPS X1, X0, X0
+	VHADDPS X0, X0, X0
+	VMOVSHDUP X0, X1
+	VADDSS  X1, X0, X0
+	VZEROUPPER
+	MOVSS   X0, ret+24(FP)
+	RET
+
+// func leafSquares64AVX2(xs unsafe.Pointer, n int, m float64) float64
+TEXT ·leafSquares64AVX2(SB), NOSPLIT, $0-32
+	MOVQ    xs+0(FP), SI
+	MOVQ    n+8(FP), CX
+	VBROADCASTSD m+16(FP), Y15
+	LEAQ    (SI)(CX*8), DX
+	VMOVUPD (SI), Y0
+	VMOVUPD 32(SI), Y1
+	VSUBPD  Y15, Y0, Y0
+	VSUBPD  Y15, Y1, Y1
+	VMULPD  Y0, Y0, Y0
+	VMULPD  Y1, Y1, Y1
+	ADDQ    $64, SI
+	CMPQ    SI, DX
+	JAE     sq64done
+sq64loop:
+	VMOVUPD (SI), Y2
+	VMOVUPD 32(SI), Y3
+	VSUBPD  Y15, Y2, Y2
+	VSUBPD  Y15, Y3, Y3
+	VMULPD  Y2, Y2, Y2
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y2, Y0, Y0
+	VADDPD  Y3, Y1, Y1
+	ADDQ    $64, SI
+	CMPQ    SI, DX
+	JB      sq64loop
+sq64done:
+	VHADDPD Y1, Y0, Y2
+	VEXTRACTF128 $1, Y2, X3
+	VADDPD  X3, X2, X2
+	VUNPCKHPD X2, X2, X3
+	VADDSD  X3, X2, X2
+	VZEROUPPER
+	MOVSD   X2, ret+24(FP)
+	RET

@@ -15,7 +15,7 @@ import (
 
 // pairwiseSquares is pairwiseSum of the squares (a[i] - m)² without
 // storing them.
-func pairwiseSquares[T float](a []T, m T) T {
+func pairwiseSquares[T float](a []T, m T, simd simdLevel) T {
 	n := len(a)
 	if n < 8 {
 		res := minusZero[T]()
@@ -27,6 +27,13 @@ func pairwiseSquares[T float](a []T, m T) T {
 	}
 	if n <= 128 {
 		a = a[:n:n]
+		if res, i, ok := vectorLeaf(a, m, true, simd); ok {
+			for ; i < n; i++ {
+				d := a[i] - m
+				res += T(d * d)
+			}
+			return res
+		}
 		d0, d1, d2, d3 := a[0]-m, a[1]-m, a[2]-m, a[3]-m
 		d4, d5, d6, d7 := a[4]-m, a[5]-m, a[6]-m, a[7]-m
 		r0, r1, r2, r3 := T(d0*d0), T(d1*d1), T(d2*d2), T(d3*d3)
@@ -54,22 +61,22 @@ func pairwiseSquares[T float](a []T, m T) T {
 	}
 	n2 := n / 2
 	n2 -= n2 % 8
-	return pairwiseSquares(a[:n2], m) + pairwiseSquares(a[n2:], m)
+	return pairwiseSquares(a[:n2], m, simd) + pairwiseSquares(a[n2:], m, simd)
 }
 
 // squaresSum is one call's sum of squared deviations from m: by
 // pairwiseSquares, or, where that is not finite, with the squares stored
 // and every operation's exceptions recorded (the subtraction's and the
 // product's in sf, the sum's in f).
-func squaresSum[T float](xs []T, m T, f *fpFlags, sf *lockedFlags) T {
-	if s := pairwiseSquares(xs, m); finite(s) {
+func squaresSum[T float](xs []T, m T, f *fpFlags, sf *lockedFlags, simd simdLevel) T {
+	if s := pairwiseSquares(xs, m, simd); finite(s) {
 		return s
 	}
 	ys := make([]T, len(xs))
 	var local stageFlags
 	squaresOf(ys, xs, []T{m}, 0, 0, false, &local)
 	sf.merge(local)
-	return pairwise(ys, f)
+	return pairwise(ys, f, simd)
 }
 
 // deviationKernel is the add loop over the squared deviations of the
@@ -82,10 +89,10 @@ func deviationKernel[T float](means []T, sf *lockedFlags, simd simdLevel) foldKe
 	k.init = func(acc []byte) { clear(acc) }
 	k.call = func(acc []byte, pos int, vals []byte, _ bool, f *fpFlags) {
 		a := typed[T](acc)
-		a[pos] = addX(a[pos], squaresSum(typed[T](vals), means[pos], f, sf), f)
+		a[pos] = addX(a[pos], squaresSum(typed[T](vals), means[pos], f, sf, simd), f)
 	}
 	k.partial = func(vals []byte, pos int, f *fpFlags) [2]uint64 {
-		return [2]uint64{u64(squaresSum(typed[T](vals), means[pos], f, sf))}
+		return [2]uint64{u64(squaresSum(typed[T](vals), means[pos], f, sf, simd))}
 	}
 	k.combine = func(acc []byte, pos int, p [2]uint64, f *fpFlags) {
 		a := typed[T](acc)

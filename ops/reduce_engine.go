@@ -204,7 +204,7 @@ func (l *loader) load(src, pos, step, from, to int) []byte {
 	j := l.j
 	p := l.p
 	e := j.src.Elem
-	if l.inPlace && (p.first() == 1 || to <= p.n[0] && from == 0) {
+	if l.inPlace && (p.first() == 1 || to <= p.a0) {
 		b := j.src.Data[(src+from)*e : (src+to)*e]
 		if uintptr(unsafe.Pointer(unsafe.SliceData(b)))%uintptr(alignOf(j.from)) == 0 {
 			return l.staged(b, pos, step)

@@ -86,7 +86,7 @@ func kernelFor(uf ufuncKind, d dtype.Dtype, simd simdLevel) (foldKernel, error) 
 		}
 		return intKernel[uint64](uf), nil
 	case d.Kind == 'f' && d.Size == 2:
-		return halfKernel(uf), nil
+		return halfKernel(uf, simd), nil
 	case d.Kind == 'f' && d.Size == 4:
 		return floatKernel[float32](uf, simd), nil
 	case d.Kind == 'f':
@@ -135,7 +135,7 @@ func floatAdd[T float](k *foldKernel, simd simdLevel) {
 	k.init = func(acc []byte) { clear(acc) }
 	k.call = func(acc []byte, pos int, vals []byte, _ bool, f *fpFlags) {
 		a := typed[T](acc)
-		a[pos] = addX(a[pos], pairwise(typed[T](vals), f), f)
+		a[pos] = addX(a[pos], pairwise(typed[T](vals), f, simd), f)
 	}
 	k.row = func(acc []byte, pos, step int, vals []byte, f *fpFlags) {
 		a := typed[T](acc)
@@ -158,7 +158,7 @@ func floatAdd[T float](k *foldKernel, simd simdLevel) {
 			a[pos+i*step] += x
 		}
 	}
-	k.partial = func(vals []byte, _ int, f *fpFlags) [2]uint64 { return [2]uint64{u64(pairwise(typed[T](vals), f))} }
+	k.partial = func(vals []byte, _ int, f *fpFlags) [2]uint64 { return [2]uint64{u64(pairwise(typed[T](vals), f, simd))} }
 	k.combine = func(acc []byte, pos int, p [2]uint64, f *fpFlags) {
 		a := typed[T](acc)
 		a[pos] = addX(a[pos], fromU64[T](p[0]), f)
@@ -400,11 +400,11 @@ func rawBytes[T any](xs []T) []byte {
 // the result to float, folds the call's values in float (add: their
 // pairwise sum in float) and rounds back to half once; an element-by-
 // element call rounds after each element.
-func halfKernel(uf ufuncKind) foldKernel {
+func halfKernel(uf ufuncKind, simd simdLevel) foldKernel {
 	k := foldKernel{size: 2}
 	switch uf {
 	case ufAdd:
-		halfAdd(&k)
+		halfAdd(&k, simd)
 	case ufMultiply:
 		halfMultiply(&k)
 	default:
@@ -427,11 +427,11 @@ func halfKernel(uf ufuncKind) foldKernel {
 
 // halfAdd is HALF_add: a reduce call's pairwise sum in float, added to
 // the result widened and rounded back once.
-func halfAdd(k *foldKernel) {
+func halfAdd(k *foldKernel, simd simdLevel) {
 	k.init = func(acc []byte) { clear(acc) }
 	k.call = func(acc []byte, pos int, vals []byte, _ bool, f *fpFlags) {
 		a := typed[uint16](acc)
-		a[pos] = toHalf(addX(halfToFloat32(a[pos]), pairwise(halfsToFloats(vals), f), f), f)
+		a[pos] = toHalf(addX(halfToFloat32(a[pos]), pairwise(halfsToFloats(vals), f, simd), f), f)
 	}
 	k.row = func(acc []byte, pos, step int, vals []byte, f *fpFlags) {
 		a := typed[uint16](acc)
@@ -441,7 +441,7 @@ func halfAdd(k *foldKernel) {
 		}
 	}
 	k.partial = func(vals []byte, _ int, f *fpFlags) [2]uint64 {
-		return [2]uint64{uint64(math.Float32bits(pairwise(halfsToFloats(vals), f)))}
+		return [2]uint64{uint64(math.Float32bits(pairwise(halfsToFloats(vals), f, simd)))}
 	}
 	k.combine = func(acc []byte, pos int, p [2]uint64, f *fpFlags) {
 		a := typed[uint16](acc)

@@ -2,6 +2,7 @@ package ops
 
 import (
 	"math"
+	"unsafe"
 
 	"strider/internal/dtype"
 )
@@ -99,7 +100,7 @@ func toHalf(x float32, f *fpFlags) uint16 {
 // ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)), then the rest one by one; above,
 // the two halves (the first a multiple of 8 long) summed apart and added.
 // Each addition is rounded to T, as C does for float and double.
-func pairwiseSum[T float](a []T) T {
+func pairwiseSum[T float](a []T, simd simdLevel) T {
 	n := len(a)
 	if n < 8 {
 		res := minusZero[T]()
@@ -110,6 +111,12 @@ func pairwiseSum[T float](a []T) T {
 	}
 	if n <= 128 {
 		a = a[:n:n]
+		if res, i, ok := vectorLeaf(a, 0, false, simd); ok {
+			for ; i < n; i++ {
+				res += a[i]
+			}
+			return res
+		}
 		r0, r1, r2, r3 := a[0], a[1], a[2], a[3]
 		r4, r5, r6, r7 := a[4], a[5], a[6], a[7]
 		i := 8
@@ -132,7 +139,28 @@ func pairwiseSum[T float](a []T) T {
 	}
 	n2 := n / 2
 	n2 -= n2 % 8
-	return pairwiseSum(a[:n2]) + pairwiseSum(a[n2:])
+	return pairwiseSum(a[:n2], simd) + pairwiseSum(a[n2:], simd)
+}
+
+// vectorLeaf is the vector kernel's leaf of pairwiseSum (or, with
+// squares, of pairwiseSquares about m) over a[:i], i the multiple of 8 at
+// or below len(a) (8 to 128), where simd allows one; ok false where not.
+// Its finite results are the Go loop's bits (reduce_amd64.s).
+func vectorLeaf[T float](a []T, m T, squares bool, simd simdLevel) (res T, i int, ok bool) {
+	if !haveReduceKernels || simd < simdAVX2 {
+		return 0, 0, false
+	}
+	i = len(a) - len(a)%8
+	p := unsafe.Pointer(unsafe.SliceData(a))
+	switch {
+	case unsafe.Sizeof(m) == 4 && squares:
+		return T(leafSquares32AVX2(p, i, float32(m))), i, true
+	case unsafe.Sizeof(m) == 4:
+		return T(leafSum32AVX2(p, i)), i, true
+	case squares:
+		return T(leafSquares64AVX2(p, i, float64(m))), i, true
+	}
+	return T(leafSum64AVX2(p, i)), i, true
 }
 
 // pairwiseSumX is pairwiseSum with every addition by addX: the kernels
@@ -167,8 +195,8 @@ func pairwiseSumX[T float](a []T, f *fpFlags) T {
 }
 
 // pairwise is pairwiseSum, redone by pairwiseSumX when it is not finite.
-func pairwise[T float](a []T, f *fpFlags) T {
-	if s := pairwiseSum(a); finite(s) {
+func pairwise[T float](a []T, f *fpFlags, simd simdLevel) T {
+	if s := pairwiseSum(a, simd); finite(s) {
 		return s
 	}
 	return pairwiseSumX(a, f)

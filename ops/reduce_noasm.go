@@ -126,3 +126,19 @@ func devCols32AVX512(acc, xs, means unsafe.Pointer, n int) {
 func devCols64AVX512(acc, xs, means unsafe.Pointer, n int) {
 	panic("ops: no devCols64AVX512 on this architecture")
 }
+
+func leafSum32AVX2(xs unsafe.Pointer, n int) float32 {
+	panic("ops: no leafSum32AVX2 on this architecture")
+}
+
+func leafSum64AVX2(xs unsafe.Pointer, n int) float64 {
+	panic("ops: no leafSum64AVX2 on this architecture")
+}
+
+func leafSquares32AVX2(xs unsafe.Pointer, n int, m float32) float32 {
+	panic("ops: no leafSquares32AVX2 on this architecture")
+}
+
+func leafSquares64AVX2(xs unsafe.Pointer, n int, m float64) float64 {
+	panic("ops: no leafSquares64AVX2 on this architecture")
+}

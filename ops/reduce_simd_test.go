@@ -423,3 +423,38 @@ func testDeviationCols[T float](t *testing.T) {
 		}
 	}
 }
+
+// TestPairwiseLeavesMatchLoop checks pairwiseSum and pairwiseSquares with
+// their vector leaves (vectorLeaf) at every SIMD level against the Go
+// loop (simdNone, the one NumPy's cases check): the same bits for every
+// finite sum, NaN for NaN, on lengths around the leaf sizes and values of
+// mixed magnitudes, signed zeros and the odd infinity.
+func TestPairwiseLeavesMatchLoop(t *testing.T) {
+	testPairwiseLeaves[float32](t)
+	testPairwiseLeaves[float64](t)
+}
+
+func testPairwiseLeaves[T float](t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 13))
+	var z T
+	lengths := []int{1000003, 8192, 4097}
+	for n := 0; n <= 300; n++ {
+		lengths = append(lengths, n)
+	}
+	same := func(g, w T) bool { return g != g && w != w || u64(g) == u64(w) }
+	for _, level := range reduceSIMDLevels() {
+		for _, n := range lengths {
+			xs := randomFloats[T](r, n, r.IntN(4), r.IntN(8) == 0)
+			m := T(extremeValue(r))
+			if r.IntN(4) > 0 {
+				m = T(r.NormFloat64())
+			}
+			if g, w := pairwiseSum(xs, level), pairwiseSum(xs, simdNone); !same(g, w) {
+				t.Fatalf("f%d/%v/n=%d: sum %v, want %v", 8*unsafe.Sizeof(z), level, n, g, w)
+			}
+			if g, w := pairwiseSquares(xs, m, level), pairwiseSquares(xs, m, simdNone); !same(g, w) {
+				t.Fatalf("f%d/%v/n=%d: squares about %v %v, want %v", 8*unsafe.Sizeof(z), level, n, m, g, w)
+			}
+		}
+	}
+}
