@@ -158,7 +158,9 @@ func floatAdd[T float](k *foldKernel, simd simdLevel) {
 			a[pos+i*step] += x
 		}
 	}
-	k.partial = func(vals []byte, _ int, f *fpFlags) [2]uint64 { return [2]uint64{u64(pairwise(typed[T](vals), f, simd))} }
+	k.partial = func(vals []byte, _ int, f *fpFlags) [2]uint64 {
+		return [2]uint64{u64(pairwise(typed[T](vals), f, simd))}
+	}
 	k.combine = func(acc []byte, pos int, p [2]uint64, f *fpFlags) {
 		a := typed[T](acc)
 		a[pos] = addX(a[pos], fromU64[T](p[0]), f)
