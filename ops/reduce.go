@@ -287,10 +287,16 @@ func Reduce(dst []byte, op ReduceOp, in View, dt dtype.Dtype, o ReduceOptions) (
 	}
 	var res ndarr
 	var warns warnings
+	slabbed := false
 	reportWork(o.Done, ReduceWork(op, in), func(own *atomic.Int64) {
 		c.opt.Done = own
-		res, warns, err = c.compute()
+		if slabbed = c.slabbedVariance(dst); !slabbed {
+			res, warns, err = c.compute()
+		}
 	})
+	if slabbed {
+		return ReduceResult{}, nil
+	}
 	if err != nil {
 		return ReduceResult{Warnings: warns.list}, err
 	}
