@@ -13,8 +13,9 @@ import (
 )
 
 // TestVarianceSlabsMatchWhole: var, std, nanvar and nanstd of C arrays
-// reduced over their last axes give the same bytes and warnings slab by
-// slab (slabbedVariance, slabs of a few rows) as whole (the path NumPy's
+// reduced over their last axes or their first give the same bytes and
+// warnings slab by slab (slabbedVariance, slabs of a few rows;
+// slabbedColumns, blocks of a few columns) as whole (the path NumPy's
 // cases check), on shapes around the buffer size and its lowered test
 // values, with NaNs and infinities now and then (whose warnings send the
 // call back whole). Most cases must run by slabs, or the test proves
@@ -22,7 +23,7 @@ import (
 func TestVarianceSlabsMatchWhole(t *testing.T) {
 	r := rand.New(rand.NewPCG(31, 14))
 	ops := []ReduceOp{ReduceVar, ReduceStd, ReduceNanvar, ReduceNanstd}
-	slabbed, cases := 0, 0
+	slabbed, cases, byColumns := 0, 0, 0
 	for i := 0; i < 600; i++ {
 		nd := 2 + r.IntN(3)
 		sh := make([]int, nd)
@@ -35,8 +36,11 @@ func TestVarianceSlabsMatchWhole(t *testing.T) {
 		}
 		lead := 1 + r.IntN(nd-1)
 		axes := make([]int, 0, nd)
-		for k := lead; k < nd; k++ {
-			axes = append(axes, k-nd*r.IntN(2)) // negative now and then
+		columns := r.IntN(2) == 0 // the first axes reduced, not the last
+		for k := 0; k < nd; k++ {
+			if k >= lead != columns {
+				axes = append(axes, k-nd*r.IntN(2)) // negative now and then
+			}
 		}
 		size := []int{4, 8}[r.IntN(2)]
 		d := dtype.Dtype{Kind: 'f', Size: size}
@@ -64,7 +68,8 @@ func TestVarianceSlabsMatchWhole(t *testing.T) {
 			whole.reduceBuf, sliced.reduceBuf = 16, 16
 		}
 		sliced.varSlab = size * Count(sh[1:]) * (1 + r.IntN(3))
-		label := fmt.Sprintf("%s %s%v axes %v keepdims=%v ddof=%d buf=%d slab=%d", op, d.Name(), sh, axes, o.Keepdims, o.Ddof, whole.reduceBuf, sliced.varSlab)
+		sliced.varColumns = size * (1 + r.IntN(3))
+		label := fmt.Sprintf("%s %s%v axes %v keepdims=%v ddof=%d buf=%d slab=%d columns=%d", op, d.Name(), sh, axes, o.Keepdims, o.Ddof, whole.reduceBuf, sliced.varSlab, sliced.varColumns)
 		o.Options = Options{Threads: 1, tune: &whole}
 		want, wantW := reduceBytes(t, op, v, d, o)
 		o.Options = Options{Threads: 1 + r.IntN(3), tune: &sliced}
@@ -77,14 +82,17 @@ func TestVarianceSlabsMatchWhole(t *testing.T) {
 			t.Fatal(err)
 		}
 		cases++
-		if c.slabbedVariance(make([]byte, len(want))) {
+		if columns && c.slabbedColumns(make([]byte, len(want))) {
+			byColumns++
+		}
+		if c.slabbedVariance(make([]byte, len(want))) || c.slabbedColumns(make([]byte, len(want))) {
 			slabbed++
 		}
 	}
-	if slabbed < cases/2 {
+	if slabbed < cases/2 || byColumns < cases/5 {
 		t.Fatalf("only %d of %d cases ran by slabs", slabbed, cases)
 	}
-	t.Logf("%d of %d cases by slabs", slabbed, cases)
+	t.Logf("%d of %d cases by slabs (%d by columns)", slabbed, cases, byColumns)
 }
 
 // reduceBytes is Reduce's C-order result and warnings.
