@@ -55,7 +55,8 @@ TAKES_DTYPE = {"sum", "prod", "mean", "std", "var", "nansum", "nanprod", "nanmea
 TAKES_DDOF = {"std", "var", "nanstd", "nanvar"}
 SINGLE_AXIS = {"argmin", "argmax", "nanargmin", "nanargmax"}
 SHAPES = [(), (0,), (1,), (7,), (8,), (9,), (127,), (128,), (129,), (8193,), (3, 4), (4, 1),
-          (1, 4), (2, 0, 3), (2, 3, 4), (3, 129), (129, 3), (5, 2, 9), (2, 3, 2, 5), (40, 33)]
+          (1, 4), (2, 0, 3), (2, 3, 4), (3, 129), (129, 3), (5, 2, 9), (2, 3, 2, 5), (40, 33),
+          (1100, 1025), (130, 8200)]  # the last two: var and std by slabs of rows and of columns (ops/reduce_slabs.go)
 EXPRS = ["...", "::-1", "1:, ::2", "::2, None", "..., ::-2"]
 DTYPE_ARGS = ["float64", "float32", "float16", "complex128", "int32", "int64", "uint16", "bool"]
 
