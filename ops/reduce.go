@@ -290,7 +290,7 @@ func Reduce(dst []byte, op ReduceOp, in View, dt dtype.Dtype, o ReduceOptions) (
 	slabbed := false
 	reportWork(o.Done, ReduceWork(op, in), func(own *atomic.Int64) {
 		c.opt.Done = own
-		if slabbed = c.slabbedVariance(dst) || c.slabbedColumns(dst); !slabbed {
+		if slabbed = c.slabbedVariance(dst); !slabbed {
 			res, warns, err = c.compute()
 		}
 	})
