@@ -610,6 +610,28 @@ TEXT ·devCols64AVX512(SB), NOSPLIT, $0-32
 // is the same either way round but for which NaN it keeps, and the Go
 // side redoes a leaf that is not finite.
 
+// LEAFEND32 combines the eight float32 lanes of Y0 into X0's lowest:
+// VHADDPS gives r0+r1, r2+r3, r4+r5, r6+r7, then (r0+r1)+(r2+r3) and
+// (r4+r5)+(r6+r7), which the last addition adds.
+#define LEAFEND32 \
+	VEXTRACTF128 $1, Y0, X1 \
+	VHADDPS      X1, X0, X0 \
+	VHADDPS      X0, X0, X0 \
+	VMOVSHDUP    X0, X1 \
+	VADDSS       X1, X0, X0 \
+	VZEROUPPER
+
+// LEAFEND64 combines the float64 lanes of Y0 (r0-r3) and Y1 (r4-r7) into
+// X2's lowest: VHADDPD gives r0+r1, r4+r5, r2+r3, r6+r7, the halves
+// added give (r0+r1)+(r2+r3) and (r4+r5)+(r6+r7).
+#define LEAFEND64 \
+	VHADDPD      Y1, Y0, Y2 \
+	VEXTRACTF128 $1, Y2, X3 \
+	VADDPD       X3, X2, X2 \
+	VUNPCKHPD    X2, X2, X3 \
+	VADDSD       X3, X2, X2 \
+	VZEROUPPER
+
 // func leafSum32AVX2(xs unsafe.Pointer, n int) float32
 TEXT ·leafSum32AVX2(SB), NOSPLIT, $0-20
 	MOVQ    xs+0(FP), SI
@@ -625,12 +647,7 @@ sum32loop:
 	CMPQ    SI, DX
 	JB      sum32loop
 sum32done:
-	VEXTRACTF128 $1, Y0, X1
-	VHADDPS X1, X0, X0     // r0+r1, r2+r3, r4+r5, r6+r7
-	VHADDPS X0, X0, X0     // (r0+r1)+(r2+r3), (r4+r5)+(r6+r7), ...
-	VMOVSHDUP X0, X1
-	VADDSS  X1, X0, X0
-	VZEROUPPER
+	LEAFEND32
 	MOVSS   X0, ret+16(FP)
 	RET
 
@@ -651,12 +668,7 @@ sum64loop:
 	CMPQ    SI, DX
 	JB      sum64loop
 sum64done:
-	VHADDPD Y1, Y0, Y2     // r0+r1, r4+r5, r2+r3, r6+r7
-	VEXTRACTF128 $1, Y2, X3
-	VADDPD  X3, X2, X2     // (r0+r1)+(r2+r3), (r4+r5)+(r6+r7)
-	VUNPCKHPD X2, X2, X3
-	VADDSD  X3, X2, X2
-	VZEROUPPER
+	LEAFEND64
 	MOVSD   X2, ret+16(FP)
 	RET
 
@@ -681,12 +693,7 @@ sq32loop:
 	CMPQ    SI, DX
 	JB      sq32loop
 sq32done:
-	VEXTRACTF128 $1, Y0, X1
-	VHADDPS X1, X0, X0
-	VHADDPS X0, X0, X0
-	VMOVSHDUP X0, X1
-	VADDSS  X1, X0, X0
-	VZEROUPPER
+	LEAFEND32
 	MOVSS   X0, ret+24(FP)
 	RET
 
@@ -718,11 +725,6 @@ sq64loop:
 	CMPQ    SI, DX
 	JB      sq64loop
 sq64done:
-	VHADDPD Y1, Y0, Y2
-	VEXTRACTF128 $1, Y2, X3
-	VADDPD  X3, X2, X2
-	VUNPCKHPD X2, X2, X3
-	VADDSD  X3, X2, X2
-	VZEROUPPER
+	LEAFEND64
 	MOVSD   X2, ret+24(FP)
 	RET
