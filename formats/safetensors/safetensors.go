@@ -65,9 +65,10 @@ func Parse(b []byte) (*npy.TensorFile, error) {
 	if !utf8.Valid(text) {
 		return nil, npy.Malformed("safetensors header is not valid UTF-8")
 	}
-	if len(text) == 0 || text[0] != '{' {
-		return nil, npy.Malformed("safetensors header does not start with '{'")
-	}
+	// JSON's whitespace may come before the object: the safetensors crate
+	// reads the header with serde_json::from_str, which skips it (its
+	// check that the header starts with '{' is commented out, for a later
+	// version).
 	tf, err := DecodeHeader(text)
 	if err != nil {
 		return nil, err
