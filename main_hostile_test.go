@@ -126,6 +126,7 @@ func hostileCases(t *testing.T) []hostileCase {
 		"st/json-deep":      safetensorsRaw(`{"a":`+deep+`}`, 0),
 		"st/metadata-esc":   safetensorsRaw(`{"__metadata__":{"\u001b]0;t\u0007":"\u001b[31m"},"a":{"dtype":"F32","shape":[4],"data_offsets":[0,16]}}`, 16),
 		"st/name-bidi":      safetensorsRaw(`{"a\u202eb":{"dtype":"F32","shape":[4],"data_offsets":[0,16]}}`, 16),
+		"st/offsets-text":   safetensorsRaw(`{"a":{"dtype":"F32","shape":[4],"data_offsets":[0,"\r\u001b[2J\u0007"]}}`, 16),
 	} {
 		for _, args := range [][]string{{"info", "@m.safetensors"}, {"info", "--json", "@m.safetensors"}, {"show", "@m.safetensors"}, {"show", "@m.safetensors:a"}, {"stats", "@m.safetensors:a"}, {"compare", "@m.safetensors", "@m.safetensors"}} {
 			add(name+"/"+strings.Join(args, " "), file("m.safetensors", st), nil, args...)

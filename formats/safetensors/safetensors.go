@@ -14,6 +14,7 @@ import (
 
 	"strider/formats/npy"
 	"strider/internal/dtype"
+	"strider/internal/termsafe"
 )
 
 // The .safetensors format (github.com/huggingface/safetensors): an 8-byte
@@ -293,6 +294,20 @@ func setDtype(t *npy.Tensor, where string) {
 	t.Major, t.Minor = 1, 0
 }
 
+// tokenText is a JSON token as a header might have written it, escaped
+// for a terminal (a string of the file's may hold any control character).
+func tokenText(tok json.Token) string {
+	switch v := tok.(type) {
+	case string:
+		return `"` + termsafe.Escape(v) + `"`
+	case nil:
+		return "null"
+	case json.Delim:
+		return string(v)
+	}
+	return fmt.Sprint(tok)
+}
+
 // decodeUints reads a JSON array of integers in [0, MaxInt64]: no
 // fractions, exponents or signs, as Rust's usize.
 func decodeUints(dec *json.Decoder, where, what string) ([]int, error) {
@@ -311,7 +326,7 @@ func decodeUints(dec *json.Decoder, where, what string) ([]int, error) {
 		}
 		num, ok := tok.(json.Number)
 		if !ok {
-			return nil, npy.Malformed("%s: %s holds %v, not an integer", where, what, tok)
+			return nil, npy.Malformed("%s: %s holds %s, not an integer", where, what, tokenText(tok))
 		}
 		v, err := strconv.ParseUint(string(num), 10, 64)
 		if err != nil || v > math.MaxInt64 {
