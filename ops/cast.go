@@ -436,10 +436,21 @@ type number interface {
 // float32 to complex64 and back move NaN payloads untouched, as NumPy
 // does, where a trip through float64 would quiet a signaling NaN. Real to
 // complex gets a zero imaginary part; complex to real keeps the real
-// part. nil for the rest: bool, float16, and float or complex to integer
+// part. float32 (and complex64's real part) to float16 is NumPy's
+// npy_floatbits_to_halfbits of the bits (dtype.Float32ToHalf). nil for the
+// rest: bool, float16, other floats to float16, and float or complex to integer
 // (Go leaves out-of-range conversions to the implementation; cvtt32 and
 // cvtt64 pin x86-64's).
 func directCast(from, to dtype.Dtype) func(out, raw []byte) {
+	if to.Kind == 'f' && to.Size == 2 && (from.Kind == 'f' && from.Size == 4 || from.Kind == 'c' && from.Size == 8) {
+		step := from.Size / 4 // a complex64's real part
+		return func(out, raw []byte) {
+			fs := typed[uint32](raw)
+			for i := range len(fs) / step {
+				binary.LittleEndian.PutUint16(out[2*i:], dtype.Float32ToHalf(fs[i*step]))
+			}
+		}
+	}
 	fk, fromComplex := partKey(from)
 	tk, toComplex := partKey(to)
 	if fk == 0 || tk == 0 || fk>>4 == 'f' && tk>>4 != 'f' {

@@ -294,8 +294,9 @@ func halfToFloat32(h uint16) float32 {
 	return halfWideToFloat32(dtype.HalfToFloat64(h))
 }
 
-// float32ToHalf is npy_float_to_half: nearest, ties to even.
-func float32ToHalf(f float32) uint16 { return dtype.Float64ToHalf(float64(f)) }
+// float32ToHalf is npy_float_to_half: nearest, ties to even, NaN payloads
+// kept.
+func float32ToHalf(f float32) uint16 { return dtype.Float32ToHalf(math.Float32bits(f)) }
 
 // scalarMax is NumPy's scalar_max_f/d on x86-64 (maxss and a blend): a if
 // a is NaN, else a when a > b, else b (b on a tie, so of +0 and -0 the

@@ -30,10 +30,9 @@ func HalfToFloat64(h uint16) float64 {
 // npy_doublebits_to_halfbits line for line. Magnitudes from 65520 on (the
 // largest half plus half an ulp) give infinity, those up to 2^-25 give a
 // signed zero, and a NaN keeps its sign and the top ten bits of its
-// payload (made nonzero, so it stays a NaN). A float32 goes through its
-// exact float64 widening; NumPy's npy_float_to_half gives the same bits
-// for it, a signaling NaN's payload included, when the widening moves the
-// payload bit for bit (Go's float64(f) sets the quiet bit).
+// payload (made nonzero, so it stays a NaN). A float32 goes through
+// Float32ToHalf: its float64 widening gives NumPy's bits but for a
+// signaling NaN, whose quiet bit Go's float64(f) sets.
 func Float64ToHalf(x float64) uint16 {
 	d := math.Float64bits(x)
 	sign := uint16(d>>48) & 0x8000
@@ -70,6 +69,21 @@ func Float64ToHalf(x float64) uint16 {
 	// A carry out of the significand rises into the exponent: the next
 	// binade, or infinity from 65520 on.
 	return sign | (uint16(sig>>42) + hexp)
+}
+
+// Float32ToHalf is NumPy's npy_floatbits_to_halfbits of the float32 bits
+// f: Float64ToHalf of its value, but for a NaN, which keeps its sign and
+// the top ten bits of its payload as they are (made nonzero), so that a
+// signaling NaN stays one: float64(f) would set its quiet bit first.
+func Float32ToHalf(f uint32) uint16 {
+	if f&0x7f800000 == 0x7f800000 && f&0x007fffff != 0 {
+		h := uint16(0x7c00 + (f&0x007fffff)>>13)
+		if h == 0x7c00 {
+			h++ // the payload's top bits are zero: keep it a NaN
+		}
+		return uint16(f>>16)&0x8000 | h
+	}
+	return Float64ToHalf(float64(math.Float32frombits(f)))
 }
 
 // RoundHalf is x rounded to the nearest binary16 (ties to even), as a

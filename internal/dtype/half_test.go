@@ -20,8 +20,9 @@ func widen32(f uint32) float64 {
 	return float64(math.Float32frombits(f))
 }
 
-// TestHalfNumPy checks Float64ToHalf against NumPy's astype(float16) of
-// the float64 and float32 bit patterns of testdata/float16.txt, and
+// TestHalfNumPy checks Float64ToHalf (and Float32ToHalf, of the float32
+// bits) against NumPy's astype(float16) of the float64 and float32 bit
+// patterns of testdata/float16.txt, and
 // HalfToFloat64 of all 65536 halves against NumPy's astype(float64) by
 // the SHA-256 of the little-endian results.
 func TestHalfNumPy(t *testing.T) {
@@ -48,6 +49,9 @@ func TestHalfNumPy(t *testing.T) {
 		}
 		if got := Float64ToHalf(x); got != uint16(want) {
 			t.Errorf("Float64ToHalf(%s %s) = %#04x, NumPy %#04x", r[0], r[1], got, want)
+		}
+		if got := Float32ToHalf(uint32(bits)); r[0] == "f4" && got != uint16(want) {
+			t.Errorf("Float32ToHalf(%s) = %#04x, NumPy %#04x", r[1], got, want)
 		}
 		n++
 	}
