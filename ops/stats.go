@@ -218,6 +218,7 @@ func Stats(v View, f dtype.Dtype, opt Options) (Summary, error) {
 	}
 	// Each element of v stands `times` times in the view Stats was given:
 	// the counts scale by it, and the mean and the variance are those of v.
+	in := v
 	v, times := DropRepeats(v)
 	total := mergeTree(walkStats(v, f, opt, newStatsFolder(f)))
 	res.NaN, res.PosInf, res.NegInf, res.Zero = times*total.nan, times*total.pos, times*total.neg, times*total.zr
@@ -244,6 +245,19 @@ func Stats(v View, f dtype.Dtype, opt Options) (Summary, error) {
 		res.Mean = math.Inf(1)
 	case total.neg > 0:
 		res.Mean = math.Inf(-1)
+	case times == 1 && f.Kind == 'f' && f.Size == 8 && math.Max(-total.lo, total.hi) >= math.MaxFloat64/float64(total.n):
+		// NumPy's mean is its float64 sum over the count, and its
+		// variance the mean of the squared deviations: where the largest
+		// magnitude times the count reaches the largest float64, a sum
+		// may overflow (inf, or NaN from both signs) and the merged
+		// moments would not say so; NumPy's own reductions do.
+		mean, ok1 := numpyMoment(ReduceNanmean, in, f, opt)
+		std, ok2 := numpyMoment(ReduceNanstd, in, f, opt)
+		if ok1 && ok2 {
+			res.Mean, res.Std = mean, std
+			break
+		}
+		fallthrough
 	default:
 		res.Mean = total.mean
 		res.Std = math.Sqrt(total.m2 / float64(total.n))
@@ -261,6 +275,16 @@ func Stats(v View, f dtype.Dtype, opt Options) (Summary, error) {
 		opt.Done.Add(int64(v.Count() * f.Size))
 	}
 	return res, nil
+}
+
+// numpyMoment is np.nanmean(v) or np.nanstd(v) of a float64 view, in
+// NumPy's order (Reduce); ok false if Reduce fails.
+func numpyMoment(op ReduceOp, v View, f dtype.Dtype, opt Options) (float64, bool) {
+	var out [8]byte
+	if _, err := Reduce(out[:], op, v, f, ReduceOptions{Options: Options{Threads: opt.Threads, tune: opt.tune}}); err != nil {
+		return 0, false
+	}
+	return real(dtype.NativeOf(f).Complex(out[:])), true // a ufunc's result is native
 }
 
 // StatsWork is the bytes Stats advances Options.Done by over v: those of

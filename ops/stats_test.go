@@ -352,3 +352,39 @@ func FuzzStatsRepeats(f *testing.F) {
 		}
 	})
 }
+
+// TestStatsOverflowingSums: float64 data whose sums overflow get NumPy's
+// np.nanmean and np.nanstd (dtype=float64), as NumPy 1.24 printed them for
+// these arrays: an overflowing sum is an infinity, or 0 where the pairwise
+// order cancels first, and the squares overflow to an infinite std.
+func TestStatsOverflowingSums(t *testing.T) {
+	const big = 1.5e308
+	inf := math.Inf(1)
+	nan := math.NaN()
+	for _, c := range []struct {
+		xs        []float64
+		mean, std float64
+	}{
+		{[]float64{big, big, -big, -big}, inf, inf},
+		{[]float64{big, -big, big, -big}, 0, inf},
+		{[]float64{big, big, big, big, big, big, big, big, -big, -big, -big, -big, -big, -big, -big, -big}, 0, inf},
+		{[]float64{1e308, nan, 8e307}, inf, inf},
+		{[]float64{-1e308, -1e308, 5}, math.Inf(-1), inf},
+	} {
+		for _, order := range []byte{'<', '>'} {
+			f := dtype.Dtype{Kind: 'f', Size: 8, Order: order}
+			b := make([]byte, 8*len(c.xs))
+			for i, x := range c.xs {
+				if order == '>' {
+					binary.BigEndian.PutUint64(b[8*i:], math.Float64bits(x))
+				} else {
+					binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(x))
+				}
+			}
+			s, err := Stats(Contiguous(8, []int{len(c.xs)}, b), f, Options{})
+			if err != nil || s.Mean != c.mean || s.Std != c.std {
+				t.Errorf("%v (%c): mean %v std %v (%v), NumPy %v %v", c.xs, order, s.Mean, s.Std, err, c.mean, c.std)
+			}
+		}
+	}
+}
