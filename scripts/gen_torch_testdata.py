@@ -75,7 +75,7 @@ def bf16_bits(t):
 def reference_array(t):
     """What strider reads for torch tensor t: its NumPy array, bfloat16 widened to float32."""
     if t.dtype == torch.bfloat16:
-        return (bf16_bits(t).astype(np.uint32) << 16).view(np.float32)
+        return (bf16_bits(t).astype(np.uint32) << np.uint32(16)).view(np.float32)  # a 0-d shift by a Python int gives int64
     return t.detach().numpy()
 
 
