@@ -107,7 +107,8 @@ def model(a_members, b_members, a_kind, b_kind, exact, rtol, atol, glob):
             elif a.tobytes() == b.tobytes():
                 out.append((n, "equal", 0))
             else:
-                out.append((n, "differs", int(np.sum(a.view(np.uint8).reshape(a.size, -1) != b.view(np.uint8).reshape(b.size, -1), axis=1).astype(bool).sum()) if a.size else 0))
+                ab, bb = np.ascontiguousarray(a).reshape(-1), np.ascontiguousarray(b).reshape(-1)  # 0-d: one element
+                out.append((n, "differs", int(np.sum(ab.view(np.uint8).reshape(a.size, -1) != bb.view(np.uint8).reshape(b.size, -1), axis=1).astype(bool).sum()) if a.size else 0))
             continue
         try:
             np.testing.assert_allclose(a, b, rtol=rtol, atol=atol)
