@@ -332,8 +332,8 @@ func (t convertTensor) copyInto(e *env, ar *formats.Archive, dst []byte, opt ops
 }
 
 // keptMetadata is the __metadata__ a .safetensors output keeps: that of
-// the .safetensors files the tensors come from, in its order, when they
-// all hold the same (a sharded checkpoint's shards each hold transformers'
+// the .safetensors files the tensors come from (of the input file when it
+// holds none), in its order, when they all hold the same (a sharded checkpoint's shards each hold transformers'
 // {"format": "pt"}); none when any file is not a local .safetensors file
 // or two differ.
 func keptMetadata(ar *formats.Archive, ts []convertTensor) (meta []safetensors.Meta, has bool, err error) {
@@ -344,6 +344,9 @@ func keptMetadata(ar *formats.Archive, ts []convertTensor) (meta []safetensors.M
 	files, err := ar.Files(names)
 	if err != nil {
 		return nil, false, fmt.Errorf("%s: %w", termsafe.Escape(displayName(ar.Path)), err)
+	}
+	if len(ts) == 0 {
+		files = []string{ar.Path} // a file of no tensors: its own __metadata__
 	}
 	for i, path := range files {
 		if strings.Contains(path, "://") || formats.TensorFormat(path) != "safetensors" {

@@ -2,9 +2,11 @@ package cmd
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -324,5 +326,27 @@ func TestConvertProgress(t *testing.T) {
 		for _, out := range []string{"p.safetensors", "p.npz", "p"} {
 			checkProgress(t, []string{"strider", "convert", in, filepath.Join(dir, out), "--threads", "2"})
 		}
+	}
+}
+
+// TestConvertMetadataOnly: a .safetensors file of no tensors, only
+// __metadata__, converts to one with the same __metadata__ (save_file of
+// an empty dict with metadata writes it), not to an empty header.
+func TestConvertMetadataOnly(t *testing.T) {
+	dir := t.TempDir()
+	in, out := filepath.Join(dir, "in.safetensors"), filepath.Join(dir, "out.safetensors")
+	header := `{"__metadata__":{"format":"pt","z":"\u00fcn"}}`
+	b := binary.LittleEndian.AppendUint64(nil, uint64(len(header)))
+	if err := os.WriteFile(in, append(b, header...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	convert(t, in, out)
+	f, err := safetensors.ReadFile(readFile(t, out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []safetensors.Meta{{Key: "format", Value: "pt"}, {Key: "z", Value: "ün"}}
+	if !f.HasMetadata || !slices.Equal(f.Metadata, want) || len(f.Tensors) != 0 {
+		t.Errorf("metadata %v (%v), %d tensors; want %v", f.Metadata, f.HasMetadata, len(f.Tensors), want)
 	}
 }
