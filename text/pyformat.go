@@ -6,11 +6,13 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // PyFormat is a parsed Python %-format string ("%.3f, %d"): the
 // conversions NumPy users give np.savetxt's fmt, d i u x X o e E f F g G
-// s r, with the flags - + space # 0, a width and a precision.
+// s r c, with the flags - + space # 0, a width and a precision.
 type PyFormat struct {
 	parts []pyPart
 	convs int // how many arguments the format consumes
@@ -27,7 +29,7 @@ type pyPart struct {
 
 // ParsePyFormat parses s as Python's % operator does, refusing what it
 // refuses (an incomplete spec, an unknown conversion) and what strider
-// does not take (mapping keys, * widths, %c).
+// does not take (mapping keys, * widths).
 func ParsePyFormat(s string) (PyFormat, error) {
 	var p PyFormat
 	lit := strings.Builder{}
@@ -93,7 +95,7 @@ func parseConversion(s string, i int) (pyPart, int, error) {
 		return pyPart{}, 0, fmt.Errorf("format %q: incomplete format", s)
 	}
 	part.conv = s[i]
-	if strings.IndexByte("diuxXoeEfFgGsr", part.conv) < 0 {
+	if strings.IndexByte("diuxXoeEfFgGsrc", part.conv) < 0 {
 		return pyPart{}, 0, fmt.Errorf("format %q: unsupported format character %q (0x%x) at index %d", s, part.conv, part.conv, i)
 	}
 	return part, i + 1, nil
@@ -151,6 +153,8 @@ func (p PyFormat) minLen(plusFree bool) int {
 func (s pyPart) minLen() int {
 	body := 1 // a digit, or str() of a value
 	switch s.conv {
+	case 'c':
+		return max(s.width, body) // one character, no sign
 	case 's', 'r':
 		if s.prec >= 0 {
 			body = min(body, s.prec)
@@ -224,6 +228,8 @@ func (p PyFormat) Append(dst []byte, args []PyValue) ([]byte, error) {
 // format appends one converted argument.
 func (s pyPart) format(dst []byte, v PyValue) ([]byte, error) {
 	switch s.conv {
+	case 'c':
+		return s.char(dst, v)
 	case 's', 'r':
 		t := v.str()
 		if s.prec >= 0 && s.prec < len(t) {
@@ -258,6 +264,29 @@ func (s pyPart) format(dst []byte, v PyValue) ([]byte, error) {
 	}
 	body := appendPyFloat(nil, math.Abs(x), s.conv, s.prec, s.alt)
 	return s.pad(dst, sign, string(body), true), nil
+}
+
+// char appends %c of v: the character of that code point (UTF-8), an
+// integer or bool only, justified in the width as one character (Python
+// ignores the sign flags, '0' and the precision for it).
+func (s pyPart) char(dst []byte, v PyValue) ([]byte, error) {
+	switch {
+	case v.Kind == 'f':
+		return dst, fmt.Errorf("%%c requires int or char, not float%d", v.BitSize)
+	case v.Neg && v.Mag != 0 || v.Mag > unicode.MaxRune:
+		return dst, fmt.Errorf("%%c arg not in range(0x110000)")
+	case v.Mag >= 0xd800 && v.Mag <= 0xdfff:
+		return dst, fmt.Errorf("%%c arg 0x%x is a surrogate, which UTF-8 cannot encode", v.Mag)
+	}
+	c := utf8.AppendRune(nil, rune(v.Mag))
+	if n := s.width - 1; n > 0 && !s.minus {
+		dst = append(dst, strings.Repeat(" ", n)...)
+	}
+	dst = append(dst, c...)
+	if n := s.width - 1; n > 0 && s.minus {
+		dst = append(dst, strings.Repeat(" ", n)...)
+	}
+	return dst, nil
 }
 
 // sign is the sign text Python writes before a number.

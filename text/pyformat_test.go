@@ -59,6 +59,15 @@ func TestPyFormat(t *testing.T) {
 		{"%-5d|", i(5), "5    |"},
 		{"%#.3x", i(5), "0x005"},
 		{"%d", f(1e20), "100000000000000000000"},
+		{"%c", i(65), "A"},
+		{"%5c", i(65), "    A"},
+		{"%-3c|", i(65), "A  |"},
+		{"%+05c", i(65), "    A"},
+		{"%.2c", i(65), "A"},
+		{"%3c", i(0x263a), "  \u263a"},
+		{"%c", i(0x10ffff), "\U0010ffff"},
+		{"%c", i(10), "\n"},
+		{"%c", PyValue{Kind: 'b', Mag: 1}, "\x01"},
 	} {
 		p, err := ParsePyFormat(c.fmt)
 		if err != nil {
@@ -70,7 +79,7 @@ func TestPyFormat(t *testing.T) {
 			t.Errorf("%q %% %+v = %q, %v; want %q", c.fmt, c.v, got, err, c.want)
 		}
 	}
-	for _, bad := range []string{"%", "%y", "%.3", "abc%", "%(a)s", "%*d", "%c"} {
+	for _, bad := range []string{"%", "%y", "%.3", "abc%", "%(a)s", "%*d", "%k"} {
 		if _, err := ParsePyFormat(bad); err == nil {
 			t.Errorf("%q: no error", bad)
 		}
@@ -78,6 +87,14 @@ func TestPyFormat(t *testing.T) {
 	p, _ := ParsePyFormat("%x")
 	if _, err := p.Append(nil, []PyValue{f(1)}); err == nil {
 		t.Errorf("%%x of a float: no error")
+	}
+	// Python: TypeError, OverflowError twice; a surrogate is a str Python
+	// makes but UTF-8 cannot encode.
+	c, _ := ParsePyFormat("%c")
+	for _, v := range []PyValue{f(65), i(-1), i(0x110000), i(0xd800)} {
+		if got, err := c.Append(nil, []PyValue{v}); err == nil {
+			t.Errorf("%%c of %+v: %q, no error", v, got)
+		}
 	}
 	if _, err := p.Append(nil, nil); err == nil {
 		t.Error("too few arguments: no error")
