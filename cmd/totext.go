@@ -199,6 +199,20 @@ func (s *script) textTarget() string {
 	return "sys.stdout.buffer"
 }
 
+// nonASCII reports whether the text may hold more than ASCII: an option
+// that does, or a %c conversion (an integer's character).
+func (j toTextJob) nonASCII() bool {
+	for _, o := range []string{j.st.Fmt, j.st.Delimiter, j.st.Newline, j.st.Header, j.st.Footer, j.st.Comments} {
+		for i := 0; i < len(o); i++ {
+			if o[i] >= 0x80 {
+				return true
+			}
+		}
+	}
+	p, err := text.ParsePyFormat(j.st.Fmt)
+	return err == nil && p.Converts('c')
+}
+
 // script writes np.savetxt, or json.dumps of the nested lists.
 func (j toTextJob) script(s *script) error {
 	a := s.load("a", j.in)
@@ -227,6 +241,11 @@ func (j toTextJob) script(s *script) error {
 	}
 	if j.given.comments {
 		kw = append(kw, "comments="+pyStr(j.st.Comments))
+	}
+	if j.nonASCII() {
+		// strider writes UTF-8; np.savetxt encodes latin-1 into a binary
+		// stream and the locale's encoding into a file.
+		kw = append(kw, "encoding='utf-8'")
 	}
 	s.add("np.savetxt(%s, %s, %s)", out, a, strings.Join(kw, ", "))
 	return nil

@@ -181,6 +181,16 @@ func (s pyPart) minLen() int {
 	return max(s.width, body)
 }
 
+// Converts reports whether one of p's conversions is conv ('c', 'd', ...).
+func (p PyFormat) Converts(conv byte) bool {
+	for _, part := range p.parts {
+		if part.conv == conv {
+			return true
+		}
+	}
+	return false
+}
+
 // convertsToInt reports whether a conversion turns its argument into an
 // integer (%d %i %u), which fails on a float NaN or infinity.
 func (p PyFormat) convertsToInt() bool {
