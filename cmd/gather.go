@@ -151,7 +151,8 @@ func (j gatherJob) script(s *script) error {
 	j.idx.script(s)
 	n := a + ".size"
 	if j.hasAxis {
-		n = fmt.Sprintf("%s.reshape(-1).shape[0] if %s.ndim == 0 else %s.shape[%s]", a, a, a, axis)
+		// np.take ravels a 0-d array: its axis must be one of a 1-d array's.
+		n = fmt.Sprintf("%s.reshape(-1).shape[%s] if %s.ndim == 0 else %s.shape[%s]", a, axis, a, a, axis)
 	}
 	s.add("n = %s", n)
 	s.add("if idx.dtype.kind == 'u' and idx.dtype.itemsize == 8:  # NumPy will not cast uint64 indices; strider uses their exact values")
