@@ -278,6 +278,36 @@ func emuMove32(fk, tk byte, o, a []byte, fsize, tsize int, fswap, tswap bool) bo
 	return true
 }
 
+// emuHalf32 is half32<FK, TK>.
+func emuHalf32(fk, tk byte, o, a []byte, fsize, tsize int, fswap, tswap bool) bool {
+	if !((fk == 'f' || fk == 'c') && tk == 'f') {
+		return false
+	}
+	fpart := fsize
+	if fk == 'c' {
+		fpart /= 2
+	}
+	if fpart != 4 || tsize != 2 {
+		return false
+	}
+	b := emuLoadPart(a, 4, fswap)
+	var h uint64
+	if b&0x7fffffff > 0x7f800000 {
+		h = 0x7c00 + (b&0x7fffff)>>13
+		if h == 0x7c00 {
+			h++
+		}
+		h |= b >> 16 & 0x8000
+	} else {
+		h = emuF64ToF16(float64(math.Float32frombits(uint32(b))))
+	}
+	if tswap {
+		h = emuSwapBytes(h, 2)
+	}
+	emuStoreWord(o, 2, h)
+	return true
+}
+
 // emuCast is cast<FK, TK, U>.
 func emuCast(fk, tk byte, use32 bool, dst, src, p dev, base, n, f, grid, threads int64) {
 	fsize, tsize := emuFmtSize(f, 0), emuFmtSize(f, 16)
@@ -286,6 +316,9 @@ func emuCast(fk, tk byte, use32 bool, dst, src, p dev, base, n, f, grid, threads
 	gridStride(grid, threads, n, func(e int64) {
 		o, _ := calc(p, e, use32)
 		if emuMove32(fk, tk, dst[e*int64(tsize):], src[(base+o)*int64(fsize):], fsize, tsize, fswap, tswap) {
+			return
+		}
+		if emuHalf32(fk, tk, dst[e*int64(tsize):], src[(base+o)*int64(fsize):], fsize, tsize, fswap, tswap) {
 			return
 		}
 		w := emuWiden(fk, src[(base+o)*int64(fsize):], fsize, fswap)

@@ -90,6 +90,27 @@ __device__ __forceinline__ bool move32(unsigned char* o, const unsigned char* a,
   return true;
 }
 
+// half32 casts a float32 part (float32, complex64's real part) to float16
+// as NumPy's npy_floatbits_to_halfbits and ops' directCast do, from the
+// float32 bits: a NaN keeps the top ten bits of its payload as they are
+// (a signaling NaN stays signaling, where the widening to double would
+// quiet it). false for any other pair.
+template <char FK, char TK>
+__device__ __forceinline__ bool half32(unsigned char* o, const unsigned char* a, int fsize, int tsize, bool fswap,
+                                       bool tswap) {
+  if (!((FK == 'f' || FK == 'c') && TK == 'f')) return false;
+  if ((FK == 'c' ? fsize / 2 : fsize) != 4 || tsize != 2) return false;
+  u64 b = load_part(a, 4, fswap), h;
+  if ((b & 0x7fffffffull) > 0x7f800000ull) {
+    h = 0x7c00 + ((b & 0x7fffffull) >> 13);
+    h = (b >> 16 & 0x8000) | (h == 0x7c00 ? h + 1 : h);
+  } else {
+    h = f64_to_f16((double)__uint_as_float((u32)b));
+  }
+  store_word(o, 2, tswap ? swap_bytes(h, 2) : h);
+  return true;
+}
+
 // cast equals, for every e < n: dst element e = the source element at
 // base + calc(e) (calc operand 0: the source's strides), converted.
 template <char FK, char TK, typename U>
@@ -104,6 +125,7 @@ __device__ __forceinline__ void cast(unsigned char* __restrict__ dst, const unsi
     S o, unused;
     calc_offsets<U>(p, e, o, unused);
     if (move32<FK, TK>(dst + (i64)e * tsize, src + (base + (i64)o) * fsize, fsize, tsize, fswap, tswap)) continue;
+    if (half32<FK, TK>(dst + (i64)e * tsize, src + (base + (i64)o) * fsize, fsize, tsize, fswap, tswap)) continue;
     wide w = widen<FK>(src + (base + (i64)o) * fsize, fsize, fswap);
     narrow<FK, TK>(dst + (i64)e * tsize, w, half, tsize, tswap);
   }
