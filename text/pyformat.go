@@ -194,12 +194,7 @@ func (p PyFormat) Converts(conv byte) bool {
 // convertsToInt reports whether a conversion turns its argument into an
 // integer (%d %i %u), which fails on a float NaN or infinity.
 func (p PyFormat) convertsToInt() bool {
-	for _, part := range p.parts {
-		if part.conv == 'd' || part.conv == 'i' || part.conv == 'u' {
-			return true
-		}
-	}
-	return false
+	return p.Converts('d') || p.Converts('i') || p.Converts('u')
 }
 
 // PyValue is one argument of a %-format: a bool, an integer (sign and
@@ -288,15 +283,9 @@ func (s pyPart) char(dst []byte, v PyValue) ([]byte, error) {
 	case v.Mag >= 0xd800 && v.Mag <= 0xdfff:
 		return dst, fmt.Errorf("%%c arg 0x%x is a surrogate, which UTF-8 cannot encode", v.Mag)
 	}
-	c := utf8.AppendRune(nil, rune(v.Mag))
-	if n := s.width - 1; n > 0 && !s.minus {
-		dst = append(dst, strings.Repeat(" ", n)...)
-	}
-	dst = append(dst, c...)
-	if n := s.width - 1; n > 0 && s.minus {
-		dst = append(dst, strings.Repeat(" ", n)...)
-	}
-	return dst, nil
+	c := string(utf8.AppendRune(nil, rune(v.Mag)))
+	s.width += len(c) - 1 // pad counts bytes; the width counts one character
+	return s.pad(dst, "", c, false), nil
 }
 
 // sign is the sign text Python writes before a number.
