@@ -261,3 +261,39 @@ func TestTensorNamesEscaped(t *testing.T) {
 		}
 	}
 }
+
+// TestSafetensorsHeaderWhitespace: a .safetensors file whose header has
+// JSON whitespace before its object (which the crate reads) is recognised
+// and read as the same file without it, and a text file with a space at
+// byte 8 is still refused as no tensor file.
+func TestSafetensorsHeaderWhitespace(t *testing.T) {
+	dir := t.TempDir()
+	const obj = `{"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}}`
+	plain := writeSafetensors(t, filepath.Join(dir, "plain.safetensors"), obj, []byte{0, 0, 0x80, 0x3f})
+	spaced := writeSafetensors(t, filepath.Join(dir, "spaced.safetensors"), "\n\t  "+obj, []byte{0, 0, 0x80, 0x3f})
+	for _, args := range [][]string{{"show", "FILE:a"}, {"stats", "FILE:a"}, {"info", "--json", "FILE"}} {
+		var want, got runResult
+		for i, f := range []string{plain, spaced} {
+			a := append([]string(nil), args...)
+			a[len(a)-1] = strings.Replace(a[len(a)-1], "FILE", f, 1)
+			r := run(t, nil, a...)
+			r.stdout = bytes.ReplaceAll(r.stdout, []byte(f), []byte("FILE"))
+			if i == 0 {
+				want = r
+			} else {
+				got = r
+			}
+		}
+		if got.code != 0 || want.code != 0 || !bytes.Equal(got.stdout, want.stdout) {
+			t.Errorf("%v: %d %q %q, without the whitespace %d %q", args, got.code, got.stdout, got.stderr, want.code, want.stdout)
+		}
+	}
+	text := filepath.Join(dir, "numbers.txt")
+	if err := os.WriteFile(text, []byte("1 2 3 4  5 6\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wantError(t, run(t, nil, "show", text), "show")
+	if r := run(t, nil, "show", text); !bytes.Contains(r.stderr, []byte("not a .npy file")) {
+		t.Errorf("a text file: %q", r.stderr)
+	}
+}

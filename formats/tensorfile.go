@@ -33,6 +33,11 @@ func sniffTensorFile(b []byte) tensorKind {
 	switch {
 	case len(b) >= 9 && b[8] == '{' && binary.LittleEndian.Uint64(b) >= 2:
 		return safetensorsFile
+	case len(b) >= 9 && isJSONSpace(b[8]) && binary.LittleEndian.Uint64(b) >= 2 && binary.LittleEndian.Uint64(b) <= safetensors.MaxHeader:
+		// JSON whitespace may come before the header's object (the crate
+		// reads it with serde_json). A text file's first 8 bytes read as
+		// a length past 2^61, over the limit: it stays not a tensor file.
+		return safetensorsFile
 	case len(b) >= 2+len(torch.LegacyMagic) && b[0] == 0x80 && string(b[2:2+len(torch.LegacyMagic)]) == torch.LegacyMagic:
 		return torchLegacyFile
 	case isZip(b) && torch.Prefix(b) != "":
@@ -40,6 +45,9 @@ func sniffTensorFile(b []byte) tensorKind {
 	}
 	return notTensorFile
 }
+
+// isJSONSpace reports whether c is whitespace to JSON: space, tab, LF, CR.
+func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // probeLen is how many bytes sniffTensorFile needs before a zip's
 // directory: enough for the safetensors and legacy pickle signatures.
